@@ -118,3 +118,10 @@ class FormulaError(SpecError):
 
 class TranscriptSyntaxError(BalootError):
     """A BTN transcript does not follow the notation (syntax only, not legality)."""
+
+
+class UnreadableInputError(BalootError):
+    """An input cannot be read at all: a missing file, an unknown ruleset id, an OS error.
+
+    Kept apart from invalid input because a CI gate treats it as a usage problem (exit 2).
+    """

@@ -1,0 +1,77 @@
+"""The ``baloot-conformance`` command: a thin argparse layer over the library.
+
+Each command group lives in its own module with a ``register(subparsers)`` function that adds
+its sub-commands; every sub-command's handler takes the parsed arguments and the output streams
+and returns the exit code. This module computes no rules and reads no data itself.
+
+Exit codes, for every command: 0 success, 1 the input was checked and found invalid or
+non-conformant, 2 usage error or unreadable input. A :class:`~baloot_conformance.errors.BalootError`
+is printed as its message (never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from baloot_conformance import __version__
+from baloot_conformance.cli import btn_commands, spec_commands
+from baloot_conformance.errors import BalootError
+
+#: The signature of a sub-command handler.
+Handler = Callable[[argparse.Namespace, TextIO, TextIO], int]
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+
+_EPILOG = """\
+exit codes: 0 success, 1 invalid or non-conformant input, 2 usage error or unreadable input.
+Run 'baloot-conformance COMMAND --help' for the options of a command.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (exposed for tests and for generated docs)."""
+    parser = argparse.ArgumentParser(
+        prog="baloot-conformance",
+        description="The Baloot rulebook as data, and a conformance kit for Baloot engines.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for module in (spec_commands, btn_commands):
+        module.register(subparsers)
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run the command line ``argv`` and return its exit code."""
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse has printed its usage message
+        return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(err)
+        return EXIT_USAGE
+    try:
+        return handler(args, out, err)
+    except BalootError as exc:
+        print(f"error: {exc}", file=err)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("interrupted", file=err)
+        return 130
+    except BrokenPipeError:  # e.g. piped into `head`
+        return EXIT_OK

@@ -1,0 +1,481 @@
+"""The typed shape of every rule: what the engine receives from a ruleset.
+
+A ruleset is made of sections (``cards``, ``deal``, ``bidding``, ``doubling``, ``play``,
+``projects``, ``scoring``, ``game``); each section holds rules under their keys, and a rule's ID
+is ``section.key`` (``play.hokum.overruff``). Here each section is a frozen dataclass whose
+fields are the rules, typed by the parameters their mechanism takes; the named options are
+``Literal`` strings, so a mistyped option is a type error in the engine.
+
+This module holds data shapes only. Reading YAML is :mod:`baloot_conformance.ruleset`'s job;
+implementing the mechanisms is the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from baloot_conformance.cards import Rank, Suit
+from baloot_conformance.formula import Formula
+
+Contract = Literal["sun", "hokum"]
+ProjectName = Literal["sira", "fifty", "hundred.sequence", "hundred.four_of_a_kind", "four_hundred"]
+
+
+#: The variables each kind of formula may use, and their types.
+CONVERSION_VARIABLES: dict[str, Literal["number", "bool"]] = {
+    "raw": "number",
+    "other_raw": "number",
+    "is_buyer": "bool",
+}
+SUN_DOUBLING_VARIABLES: dict[str, Literal["number", "bool"]] = {
+    "buyer_total": "number",
+    "doubler_total": "number",
+}
+
+
+def key(rule_key: str) -> Any:
+    """Declare a section field holding the rule stored under ``rule_key`` in the YAML."""
+    return field(metadata={"key": rule_key})
+
+
+def formula_field(variables: Mapping[str, Literal["number", "bool"]], result: str) -> Any:
+    """Declare a formula parameter: the variables it may use and the type it must yield."""
+    return field(metadata={"variables": variables, "result": result})
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """What every rule has: its ID, a one-line statement, its sources and optional notes."""
+
+    id: str
+    statement: str
+    sources: tuple[str, ...]
+    notes: str | None
+
+
+# --- shared parameter shapes -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ContractPoints:
+    """A number per contract; ``None`` where the item does not exist in that contract."""
+
+    sun: int | None = None
+    hokum: int | None = None
+
+    def for_contract(self, contract: Contract) -> int | None:
+        return self.sun if contract == "sun" else self.hokum
+
+
+@dataclass(frozen=True, slots=True)
+class ContractRanks:
+    """A set of ranks per contract (empty where none apply)."""
+
+    sun: tuple[Rank, ...] = ()
+    hokum: tuple[Rank, ...] = ()
+
+    def for_contract(self, contract: Contract) -> tuple[Rank, ...]:
+        return self.sun if contract == "sun" else self.hokum
+
+
+@dataclass(frozen=True, slots=True)
+class RaiseLevel:
+    """One step of the raise chain: its call word, who may call it, its multiplier."""
+
+    call: str
+    by: Literal["opponents", "buyer_team"]
+    multiplier: int
+
+
+# --- cards ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Deck(Rule):
+    suits: tuple[Suit, ...]
+    ranks: tuple[Rank, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardOrder(Rule):
+    """Ranks from highest to lowest."""
+
+    order: tuple[Rank, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CardPoints(Rule):
+    points: Mapping[Rank, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Points(Rule):
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Totals(Rule):
+    sun: int
+    hokum: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardsSection:
+    deck: Deck = key("deck")
+    order_plain: CardOrder = key("order.plain")
+    order_trump: CardOrder = key("order.trump")
+    order_sequence: CardOrder = key("order.sequence")
+    points_plain: CardPoints = key("points.plain")
+    points_trump: CardPoints = key("points.trump")
+    last_trick: Points = key("last_trick")
+    totals: Totals = key("totals")
+
+
+# --- deal ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Direction(Rule):
+    option: Literal["counter_clockwise", "clockwise"]
+
+
+@dataclass(frozen=True, slots=True)
+class DealerRotation(Rule):
+    after_all_pass: Literal["rotate", "same_dealer"]
+
+
+@dataclass(frozen=True, slots=True)
+class FirstRound(Rule):
+    packets: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Completion(Rule):
+    buyer: int
+    others: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExposedAce(Rule):
+    option: Literal["no_redeal", "redeal"]
+
+
+@dataclass(frozen=True, slots=True)
+class Kawesh(Rule):
+    option: Literal["disabled", "same_dealer_before_bid", "next_dealer"]
+
+
+@dataclass(frozen=True, slots=True)
+class DealSection:
+    seating: Rule = key("seating")
+    direction: Direction = key("direction")
+    dealer_rotation: DealerRotation = key("dealer.rotation")
+    first_round: FirstRound = key("first_round")
+    faceup: Rule = key("faceup")
+    completion: Completion = key("completion")
+    exposed_ace: ExposedAce = key("exposed_ace")
+    kawesh: Kawesh = key("kawesh")
+
+
+# --- bidding -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Rounds(Rule):
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Round2HokumSuit(Rule):
+    option: Literal["other_than_faceup", "any"]
+
+
+@dataclass(frozen=True, slots=True)
+class HokumOverHokum(Rule):
+    option: Literal["forbidden", "priority_hijack"]
+
+
+@dataclass(frozen=True, slots=True)
+class HokumConfirmation(Rule):
+    option: Literal["confirm_or_switch", "confirm_only"]
+    ace_faceup_switch: Literal["first_seat_only", "allowed", "forbidden"]
+
+
+@dataclass(frozen=True, slots=True)
+class Ashkal(Rule):
+    buyer: Literal["caller", "partner"]
+
+
+@dataclass(frozen=True, slots=True)
+class AshkalEligibility(Rule):
+    seats: tuple[int, ...]
+    """Bidding positions (1 = the dealer's right ... 4 = the dealer) that may say Ashkal."""
+    rounds: tuple[int, ...]
+    when: Literal["any_time", "vs_opposing_hokum"]
+    ace_faceup: Literal["forbidden", "allowed"]
+
+
+@dataclass(frozen=True, slots=True)
+class SunPriority(Rule):
+    option: Literal["live_only", "passed_may_claim", "all_earlier", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class BiddingSection:
+    order: Rule = key("order")
+    rounds: Rounds = key("rounds")
+    round1_calls: Rule = key("round1.calls")
+    round2_hokum_suit: Round2HokumSuit = key("round2.hokum_suit")
+    sun_over_hokum: Rule = key("sun_over_hokum")
+    hokum_over_hokum: HokumOverHokum = key("hokum_over_hokum")
+    hokum_confirmation: HokumConfirmation = key("hokum_confirmation")
+    ashkal: Ashkal = key("ashkal")
+    ashkal_eligibility: AshkalEligibility = key("ashkal.eligibility")
+    sun_priority: SunPriority = key("sun_priority")
+    all_pass: Rule = key("all_pass")
+
+
+# --- doubling ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Chain(Rule):
+    levels: tuple[RaiseLevel, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Window(Rule):
+    option: Literal["before_first_lead"]
+
+
+@dataclass(frozen=True, slots=True)
+class SunDoubling(Rule):
+    max_call: str
+    condition: Formula = formula_field(SUN_DOUBLING_VARIABLES, "bool")
+    """Boolean formula over ``buyer_total`` and ``doubler_total`` (the game totals)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lock(Rule):
+    option: Literal["doubler_at_double", "each_raiser", "buyer_after_raises", "four_only"]
+    gahwa_open: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Gahwa(Rule):
+    option: Literal["match_win", "fixed_points"]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class RaisedTie(Rule):
+    option: Literal["last_raiser", "initial_doubler", "buyer"]
+
+
+@dataclass(frozen=True, slots=True)
+class DoublingSection:
+    chain: Chain = key("chain")
+    window: Window = key("window")
+    sun: SunDoubling = key("sun")
+    lock: Lock = key("lock")
+    gahwa: Gahwa = key("gahwa")
+    tie: RaisedTie = key("tie")
+
+
+# --- play ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PartnerWinning(Rule):
+    option: Literal["any_seat", "fourth_or_certain_top", "never"]
+    certain_tops: tuple[Literal["plain_ace", "trump_jack"], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Overruff(Rule):
+    option: Literal["required", "not_required"]
+
+
+@dataclass(frozen=True, slots=True)
+class Underruff(Rule):
+    option: Literal["forced", "free"]
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpLead(Rule):
+    opponent_winning: Literal["must_beat", "any_trump"]
+    partner_winning: Literal["any_trump", "must_beat"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlaySection:
+    first_lead: Rule = key("first_lead")
+    follow_suit: Rule = key("follow_suit")
+    sun_void: Rule = key("sun.void")
+    hokum_ruff: Rule = key("hokum.ruff")
+    hokum_partner_winning: PartnerWinning = key("hokum.partner_winning")
+    hokum_overruff: Overruff = key("hokum.overruff")
+    hokum_underruff: Underruff = key("hokum.underruff")
+    hokum_trump_lead: TrumpLead = key("hokum.trump_lead")
+    hokum_locked_lead: Rule = key("hokum.locked_lead")
+    trick_winner: Rule = key("trick_winner")
+
+
+# --- projects ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceProject(Rule):
+    length: int
+    """The shortest run that makes this project."""
+    raw: int
+    game_points: ContractPoints
+
+
+@dataclass(frozen=True, slots=True)
+class FourOfAKindProject(Rule):
+    ranks: ContractRanks
+    raw: int
+    game_points: ContractPoints
+
+
+@dataclass(frozen=True, slots=True)
+class BalootProject(Rule):
+    raw: int
+    game_points: int
+    announce: Literal["second_card", "first_card"]
+
+
+@dataclass(frozen=True, slots=True)
+class BalootInsideHundred(Rule):
+    option: Literal["blocked_by_any_hundred", "blocked_by_four_kings_or_queens", "never_blocked"]
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectRanking(Rule):
+    order: tuple[tuple[ProjectName, ...], ...]
+    """Best first; projects in one inner tuple rank equal (their top cards decide)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectTie(Rule):
+    option: Literal["earlier_seat", "buyer_team", "cancel"]
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectLimits(Rule):
+    per_player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration(Rule):
+    option: Literal["explicit", "automatic_all", "automatic_best_two"]
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectsSection:
+    sira: SequenceProject = key("sira")
+    fifty: SequenceProject = key("fifty")
+    hundred_sequence: SequenceProject = key("hundred.sequence")
+    hundred_four_of_a_kind: FourOfAKindProject = key("hundred.four_of_a_kind")
+    four_hundred: FourOfAKindProject = key("four_hundred")
+    baloot: BalootProject = key("baloot")
+    baloot_inside_hundred: BalootInsideHundred = key("baloot.inside_hundred")
+    ranking: ProjectRanking = key("ranking")
+    comparison: Rule = key("comparison")
+    tie: ProjectTie = key("tie")
+    limits: ProjectLimits = key("limits")
+    declaration: Declaration = key("declaration")
+
+
+# --- scoring -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoundValue(Rule):
+    sun: int
+    hokum: int
+
+
+@dataclass(frozen=True, slots=True)
+class Conversion(Rule):
+    formula: Formula = formula_field(CONVERSION_VARIABLES, "number")
+    """Game points of one side from ``raw``, ``other_raw`` (card points) and ``is_buyer``."""
+
+
+@dataclass(frozen=True, slots=True)
+class ContractRule(Rule):
+    baloot_counts: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ContractTie(Rule):
+    sun: Literal["split", "buyer_fails"]
+    hokum: Literal["split", "buyer_fails"]
+
+
+@dataclass(frozen=True, slots=True)
+class Failure(Rule):
+    projects: Literal["transfer", "forfeit"]
+    baloot: Literal["owner_keeps", "to_winner", "lost"]
+
+
+@dataclass(frozen=True, slots=True)
+class Kaboot(Rule):
+    sun: int
+    hokum: int
+    projects: Literal["added", "ignored"]
+    raised: Literal["flat", "multiplied"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReverseKaboot(Rule):
+    option: Literal["disabled", "first_seat_with_ace", "any_sun_buyer"]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Raised(Rule):
+    project_multiplier: Literal["level", "capped_at_double", "double_only"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringSection:
+    round_value: RoundValue = key("round_value")
+    sun_conversion: Conversion = key("sun.conversion")
+    hokum_conversion: Conversion = key("hokum.conversion")
+    contract: ContractRule = key("contract")
+    contract_tie: ContractTie = key("contract.tie")
+    failure: Failure = key("failure")
+    kaboot: Kaboot = key("kaboot")
+    reverse_kaboot: ReverseKaboot = key("reverse_kaboot")
+    raised: Raised = key("raised")
+
+
+# --- game ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BothOverTarget(Rule):
+    exact_tie: Literal["extra_hand"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameSection:
+    target: Points = key("target")
+    both_over_target: BothOverTarget = key("both_over_target")
+
+
+#: The sections of a ruleset, in document order.
+SECTIONS: dict[str, type[Any]] = {
+    "cards": CardsSection,
+    "deal": DealSection,
+    "bidding": BiddingSection,
+    "doubling": DoublingSection,
+    "play": PlaySection,
+    "projects": ProjectsSection,
+    "scoring": ScoringSection,
+    "game": GameSection,
+}

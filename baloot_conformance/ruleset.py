@@ -1,0 +1,895 @@
+"""Load, resolve and validate rulesets; the typed :class:`Ruleset` the engine runs on.
+
+The way in is :func:`load_ruleset` (a shipped id such as ``saudi`` or ``kammelna``, or a path).
+Loading goes through four gates, each reporting ``file:line:col``:
+
+1. **Strict YAML.** Safe loading only; duplicate keys, aliases (no "billion laughs"), floats,
+   YAML 1.1 surprises (``on``/``off``/``yes``, ``08``, unquoted ``1.10``) and files over 1 MiB
+   are errors, never silent reinterpretations.
+2. **Overlays.** A profile ``extends`` another ruleset and replaces whole rules; sources merge.
+   Missing bases and cycles are errors.
+3. **JSON Schema** (``spec/schema/ruleset.schema.json``, draft 2020-12) on the resolved
+   document, most relevant error first, with a "did you mean" for misspelt keys.
+4. **Semantic checks** the schema cannot express: orders are permutations of the ranks, the
+   point tables add up to the declared totals, the deal uses the whole pack, every formula
+   parses and passes its own examples, every cited source is in the bibliography.
+
+This is the only module that reads YAML.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import hashlib
+import json
+import re
+import types
+import typing
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+import jsonschema
+import yaml
+from jsonschema.exceptions import ValidationError, relevance
+
+from baloot_conformance import rules
+from baloot_conformance.cards import RANK_CODES, SUIT_CODES, Rank, Suit
+from baloot_conformance.errors import (
+    BalootError,
+    FormulaError,
+    Location,
+    SpecError,
+    UnreadableInputError,
+)
+from baloot_conformance.formula import Formula, parse_formula
+from baloot_conformance.resources import spec_path
+
+#: The only ruleset format this version of the kit reads.
+FORMAT = "baloot-ruleset/1"
+#: Rulesets larger than this are refused before parsing.
+MAX_FILE_BYTES = 1 << 20
+#: Folders (under ``spec/``) searched for shipped rulesets, in order.
+SHIPPED_FOLDERS = ("rulesets", "profiles")
+
+Path_ = tuple[str | int, ...]
+_METADATA_KEYS = ("format", "id", "version", "title", "description", "extends", "sources")
+
+
+# --- strict YAML with positions -------------------------------------------------------------
+
+
+@dataclass
+class _Document:
+    """A YAML file as plain data, with the location of every value and every mapping key."""
+
+    path: str
+    data: Any
+    lineage: tuple[str, ...] = ()
+    """The ids this document was resolved from, its own first (a profile, then its bases)."""
+    values: dict[Path_, Location] = field(default_factory=dict)
+    keys: dict[Path_, Location] = field(default_factory=dict)
+
+
+class _Composer(yaml.SafeLoader):
+    """A safe loader used only to compose nodes; aliases are refused as they are met."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+            raise SpecError(
+                "YAML aliases (*name) are not allowed in rulesets",
+                location=Location(self.name, mark.line + 1, mark.column + 1),
+                hint="write the value out in full",
+            )
+        return super().compose_node(parent, index)
+
+
+_CANONICAL_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)\Z")
+_NUMBER_LIKE = re.compile(r"[-+]?(\.?[0-9][0-9_.:eE+-]*|0[xXoObB][0-9a-fA-F_]+)\Z")
+_YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n"}
+_YAML12_BOOLS = {"true": True, "false": False, "True": True, "False": False}
+
+
+def _mark(path: str, node: yaml.Node) -> Location:
+    return Location(path, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+def _parse_yaml(text: str, path: str) -> _Document:
+    """Parse YAML text strictly into plain data with locations (see the module docstring)."""
+    doc = _Document(path, None)
+    try:
+        loader = _Composer(text)
+        loader.name = path
+        try:
+            node = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = Location(path, mark.line + 1, mark.column + 1) if mark else None
+        what = " ".join(str(p) for p in (exc.context, exc.problem) if p)
+        raise SpecError(
+            f"invalid YAML: {what}",
+            location=where,
+            hint="check the indentation and quoting around this place",
+        ) from None
+    except yaml.YAMLError as exc:
+        raise SpecError(f"invalid YAML: {exc}", location=Location(path, 1, 1)) from None
+    except RecursionError:
+        raise SpecError("the YAML is nested too deeply", location=Location(path, 1, 1)) from None
+    if node is None:
+        raise SpecError(
+            "the file is empty",
+            location=Location(path, 1, 1),
+            hint=f"a ruleset starts with 'format: {FORMAT}', 'id:' and 'version:'",
+        )
+    doc.data = _convert(node, (), doc)
+    return doc
+
+
+def _convert(node: yaml.Node, at: Path_, doc: _Document, depth: int = 0) -> Any:
+    """Turn a composed node into plain data, refusing everything ambiguous."""
+    doc.values[at] = _mark(doc.path, node)
+    if depth > 64:
+        raise SpecError("the YAML is nested too deeply", location=doc.values[at])
+    if isinstance(node, yaml.MappingNode):
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise SpecError(
+                    "YAML merge keys (<<) are not allowed in rulesets",
+                    location=_mark(doc.path, key_node),
+                    hint="write the keys out",
+                )
+            if not (isinstance(key_node, yaml.ScalarNode) and key_node.tag.endswith(":str")):
+                raise SpecError(
+                    f"a key must be text, found {key_node.value!r}",
+                    location=_mark(doc.path, key_node),
+                    hint=f'quote it: "{key_node.value}"',
+                )
+            name = key_node.value
+            child = (*at, name)
+            if name in result:
+                first = doc.keys[child]
+                raise SpecError(
+                    f"duplicate key {name!r} (first defined at line {first.line})",
+                    location=_mark(doc.path, key_node),
+                    hint="each key may appear once in a mapping; merge the two entries",
+                )
+            doc.keys[child] = _mark(doc.path, key_node)
+            result[name] = _convert(value_node, child, doc, depth + 1)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [_convert(item, (*at, i), doc, depth + 1) for i, item in enumerate(node.value)]
+    assert isinstance(node, yaml.ScalarNode)
+    return _scalar(node, doc.values[at])
+
+
+def _scalar(node: yaml.ScalarNode, where: Location) -> Any:
+    tag, value, plain = node.tag, node.value, node.style is None
+    if tag == "tag:yaml.org,2002:str":
+        if plain and value.lower() in _YAML11_BOOLS:
+            raise SpecError(
+                f"{value!r} is ambiguous (YAML 1.1 reads it as a boolean)",
+                location=where,
+                hint=f'write true or false, or quote it as text: "{value}"',
+            )
+        if plain and _NUMBER_LIKE.match(value):
+            raise SpecError(
+                f"{value!r} looks like a number but is not a plain integer",
+                location=where,
+                hint=f'write a plain integer such as 8, or quote it as text: "{value}"',
+            )
+        return value
+    if tag == "tag:yaml.org,2002:int":
+        if plain and not _CANONICAL_INT.match(value):
+            raise SpecError(
+                f"{value!r} is an ambiguous integer (leading zero, base prefix or separator)",
+                location=where,
+                hint=f'write a plain decimal integer, or quote it as text: "{value}"',
+            )
+        return int(value)
+    if tag == "tag:yaml.org,2002:bool":
+        if value not in _YAML12_BOOLS:
+            raise SpecError(
+                f"{value!r} is ambiguous (YAML 1.1 reads it as a boolean)",
+                location=where,
+                hint=f'write true or false, or quote it as text: "{value}"',
+            )
+        return _YAML12_BOOLS[value]
+    if tag == "tag:yaml.org,2002:null":
+        return None
+    if tag == "tag:yaml.org,2002:float":
+        raise SpecError(
+            f"{value!r} is a decimal number; rulesets use integers and exact formulas",
+            location=where,
+            hint='quote versions ("1.10"), and write fractions as formulas',
+        )
+    if tag == "tag:yaml.org,2002:timestamp":
+        raise SpecError(f"{value!r} reads as a date", location=where, hint=f'quote it: "{value}"')
+    raise SpecError(
+        f"the YAML tag {tag!r} is not allowed in rulesets",
+        location=where,
+        hint="remove the tag; rulesets hold plain mappings, lists, text, integers and booleans",
+    )
+
+
+def _read_document(path: Path) -> _Document:
+    shown = str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise SpecError(
+                f"the file is {size:,} bytes; a ruleset may be at most {MAX_FILE_BYTES:,}",
+                location=Location(shown, 1, 1),
+                hint="is this really a ruleset? Profiles are small overlays (see docs/ruleset.md)",
+            )
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise UnreadableInputError(
+            f"cannot read {shown}: {exc.strerror or exc}",
+            hint="check the path; 'baloot-conformance spec list' shows the shipped rulesets",
+        ) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise SpecError(
+            f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
+            location=Location(shown, line, column),
+            hint="save the ruleset as UTF-8 text",
+        ) from None
+    return _parse_yaml(text, shown)
+
+
+# --- locating and resolving ---------------------------------------------------------------
+
+
+def shipped_rulesets() -> dict[str, Path]:
+    """The shipped rulesets and profiles: id -> file."""
+    found: dict[str, Path] = {}
+    for folder in SHIPPED_FOLDERS:
+        directory = spec_path(folder)
+        if directory.is_dir():
+            for file in sorted(directory.glob("*.yaml")):
+                found.setdefault(file.stem, file)
+    return found
+
+
+def _is_path_reference(reference: str) -> bool:
+    return "/" in reference or "\\" in reference or reference.endswith((".yaml", ".yml"))
+
+
+def _locate(reference: str, relative_to: Path | None, where: Location | None) -> Path:
+    """The file a ruleset reference names: a path, or a shipped id (``saudi`` or ``saudi@1``)."""
+    if _is_path_reference(reference):
+        candidate = Path(reference)
+        if relative_to is not None and not candidate.is_absolute():
+            candidate = relative_to / candidate
+        return candidate
+    name = reference.split("@", 1)[0]
+    shipped = shipped_rulesets()
+    if name in shipped:
+        return shipped[name]
+    close = difflib.get_close_matches(name, list(shipped), n=1)
+    error = UnreadableInputError if where is None else SpecError
+    raise error(
+        f"no ruleset named {name!r}",
+        location=where,
+        hint=(f"did you mean {close[0]!r}? " if close else "")
+        + f"shipped rulesets: {', '.join(shipped)}; or give a path to a .yaml file",
+    )
+
+
+def _required_major(reference: str) -> int | None:
+    if "@" in reference and not _is_path_reference(reference):
+        tail = reference.split("@", 1)[1]
+        if tail.isdigit():
+            return int(tail)
+    return None
+
+
+def _resolve(path: Path, chain: tuple[Path, ...], where: Location | None) -> _Document:
+    """Read ``path`` and apply it over the ruleset it extends, recursively."""
+    resolved_path = path.resolve()
+    if resolved_path in chain:
+        cycle = " -> ".join(p.name for p in (*chain, resolved_path))
+        raise SpecError(
+            f"'extends' forms a cycle: {cycle}",
+            location=where,
+            hint="a profile must end in a ruleset that extends nothing",
+        )
+    doc = _read_document(path)
+    if not isinstance(doc.data, dict):
+        raise SpecError(
+            "a ruleset must be a mapping of keys to values",
+            location=doc.values[()],
+            hint=f"start with 'format: {FORMAT}'",
+        )
+    fmt = doc.data.get("format")
+    if fmt != FORMAT:
+        raise SpecError(
+            f"unsupported format {fmt!r}; this kit reads {FORMAT!r}",
+            location=doc.values.get(("format",), doc.values[()]),
+            hint=f"the first line of a ruleset is 'format: {FORMAT}'",
+        )
+    doc.lineage = (str(doc.data.get("id")),)
+    base_ref = doc.data.get("extends")
+    if base_ref is None:
+        return doc
+    base_where = doc.values[("extends",)]
+    if not isinstance(base_ref, str):
+        raise SpecError("'extends' must name a ruleset id or a path", location=base_where)
+    base_path = _locate(base_ref, path.parent, base_where)
+    if not base_path.is_file():
+        raise SpecError(
+            f"the base ruleset {base_ref!r} does not exist ({base_path})",
+            location=base_where,
+            hint="give a shipped id (see 'baloot-conformance spec list') or a path",
+        )
+    base = _resolve(base_path, (*chain, resolved_path), base_where)
+    major = _required_major(base_ref)
+    base_version = str(base.data.get("version", ""))
+    if major is not None and base_version.split(".")[0] != str(major):
+        raise SpecError(
+            f"{base_ref!r} asks for major version {major}, but the base is {base_version}",
+            location=base_where,
+        )
+    return _overlay(base, doc)
+
+
+def _overlay(base: _Document, top: _Document) -> _Document:
+    """Apply a profile over its base: metadata and whole rules replace, sources merge."""
+    merged = _Document(top.path, {}, lineage=(*top.lineage, *base.lineage))
+    merged.values = dict(base.values)
+    merged.keys = dict(base.keys)
+    data = {k: v for k, v in base.data.items() if k != "extends"}
+    for name, value in top.data.items():
+        if name == "extends":
+            continue
+        mergeable = name == "sources" or name in rules.SECTIONS
+        if mergeable and isinstance(value, dict) and isinstance(data.get(name), dict):
+            data[name] = {**data[name], **value}
+        else:
+            data[name] = value
+    # Locations: a replaced subtree takes its locations from the profile.
+    replaced: list[Path_] = []
+    for name, value in top.data.items():
+        if isinstance(value, dict) and (name in rules.SECTIONS or name == "sources"):
+            replaced.extend((name, inner) for inner in value)
+        else:
+            replaced.append((name,))
+    for table, overlay_table in ((merged.values, top.values), (merged.keys, top.keys)):
+        for path in [p for p in table if any(p[: len(r)] == r for r in replaced)]:
+            del table[path]
+        table.update(overlay_table)
+    merged.data = data
+    return merged
+
+
+# --- schema validation ----------------------------------------------------------------------
+
+
+@cache
+def ruleset_schema() -> dict[str, Any]:
+    """The JSON Schema of the ruleset format (``spec/schema/ruleset.schema.json``)."""
+    schema: dict[str, Any] = json.loads(
+        spec_path("schema", "ruleset.schema.json").read_text(encoding="utf-8")
+    )
+    return schema
+
+
+@cache
+def _validator() -> Any:
+    schema = ruleset_schema()
+    validator_class = jsonschema.validators.validator_for(schema)
+    validator_class.check_schema(schema)
+    return validator_class(schema)
+
+
+def _locate_error(error: ValidationError, doc: _Document) -> Location:
+    """The most precise location of a schema error: the bad key, else the deepest value."""
+    at = tuple(error.absolute_path)
+    if error.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(
+        error.instance, dict
+    ):
+        for name in _unexpected_keys(error):
+            child = (*at, name)
+            if child in doc.keys:
+                return doc.keys[child]
+    while at not in doc.values and at:
+        at = at[:-1]
+    return doc.values.get(at, Location(doc.path, 1, 1))
+
+
+def _unexpected_keys(error: ValidationError) -> list[str]:
+    allowed = set(error.schema.get("properties", {}))
+    return [name for name in error.instance if name not in allowed]
+
+
+def _explain(error: ValidationError) -> tuple[str, str | None]:
+    """A message in plain words and a hint for one schema error."""
+    dotted = _dotted(error.absolute_path)
+    where = f"{dotted}: " if dotted else ""
+    description = error.schema.get("description") if isinstance(error.schema, dict) else None
+    if error.validator in ("additionalProperties", "unevaluatedProperties"):
+        extras = _unexpected_keys(error)
+        allowed = sorted(error.schema.get("properties", {}))
+        close = difflib.get_close_matches(extras[0], allowed, n=1) if extras else []
+        hint = f"did you mean {close[0]!r}?" if close else None
+        if hint is None and allowed:
+            hint = "allowed here: " + ", ".join(allowed)
+        return f"{where}unknown key {', '.join(map(repr, extras))}", hint
+    if error.validator == "required":
+        return f"{where}{error.message}", description
+    if error.validator == "enum":
+        options = ", ".join(map(str, error.validator_value))
+        return f"{where}{error.instance!r} is not one of: {options}", description
+    if error.validator == "const":
+        return f"{where}expected {error.validator_value!r}, found {error.instance!r}", description
+    if error.validator == "type":
+        return (
+            f"{where}expected {error.validator_value}, found {_kind(error.instance)} "
+            f"{error.instance!r}"[:300],
+            description,
+        )
+    return f"{where}{error.message}"[:300], description
+
+
+def _kind(value: Any) -> str:
+    return {
+        bool: "a boolean",
+        int: "an integer",
+        str: "text",
+        list: "a list",
+        dict: "a mapping",
+    }.get(type(value), type(value).__name__)
+
+
+def _dotted(path: Any) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
+
+
+def _schema_problems(doc: _Document) -> list[BalootError]:
+    errors = []
+    for error in _validator().iter_errors(doc.data):
+        if error.context:
+            error = jsonschema.exceptions.best_match(error.context)
+        errors.append(error)
+    errors.sort(key=relevance, reverse=True)
+    problems: list[BalootError] = []
+    seen: set[tuple[Location, str]] = set()
+    for error in errors:
+        message, hint = _explain(error)
+        location = _locate_error(error, doc)
+        if (location, message) not in seen:
+            seen.add((location, message))
+            problems.append(BalootError(message, location=location, hint=hint))
+    return problems
+
+
+# --- semantic checks -----------------------------------------------------------------------
+
+
+def _rule_entries(data: Mapping[str, Any]) -> Iterator[tuple[str, str, Mapping[str, Any]]]:
+    for section in rules.SECTIONS:
+        for name, rule in data.get(section, {}).items():
+            yield section, name, rule
+
+
+def _semantic_problems(doc: _Document) -> list[BalootError]:
+    data = doc.data
+    problems: list[BalootError] = []
+
+    def problem(at: Path_, message: str, hint: str | None = None) -> None:
+        location = doc.values.get(at) or doc.keys.get(at) or Location(doc.path, 1, 1)
+        problems.append(BalootError(f"{_dotted(at)}: {message}", location=location, hint=hint))
+
+    cards = data["cards"]
+    ranks = cards["deck"]["ranks"]
+    for name in ("order.plain", "order.trump", "order.sequence"):
+        order = cards[name]["order"]
+        if sorted(order) != sorted(ranks) or len(set(order)) != len(order):
+            problem(
+                ("cards", name, "order"),
+                f"must list each rank of the deck exactly once, found {order}",
+                f"the deck's ranks are {ranks}",
+            )
+    for name in ("points.plain", "points.trump"):
+        missing = [r for r in ranks if r not in cards[name]["points"]]
+        if missing:
+            problem(("cards", name, "points"), f"no points for {missing}")
+    if not problems:
+        plain = sum(cards["points.plain"]["points"][r] for r in ranks)
+        trump = sum(cards["points.trump"]["points"][r] for r in ranks)
+        bonus = cards["last_trick"]["points"]
+        suits = len(cards["deck"]["suits"])
+        for contract, total in (
+            ("sun", suits * plain + bonus),
+            ("hokum", (suits - 1) * plain + trump + bonus),
+        ):
+            declared = cards["totals"][contract]
+            if total != declared:
+                # Point at whichever of the involved rules the top file (re)defines.
+                involved: list[Path_] = [
+                    ("cards", "points.trump", "points"),
+                    ("cards", "points.plain", "points"),
+                    ("cards", "last_trick", "points"),
+                ]
+                at = next(
+                    (p for p in involved if doc.values[p].path == doc.path),
+                    ("cards", "totals", contract),
+                )
+                problem(
+                    at,
+                    f"the point tables give {total} in {contract.capitalize()}, not {declared}",
+                    "fix the point tables or the declared total",
+                )
+
+    deal = data["deal"]
+    deck_size = len(cards["deck"]["suits"]) * len(ranks)
+    first = sum(deal["first_round"]["packets"])
+    buyer_cards = first + 1 + deal["completion"]["buyer"]
+    other_cards = first + deal["completion"]["others"]
+    dealt = 4 * first + 1 + deal["completion"]["buyer"] + 3 * deal["completion"]["others"]
+    if dealt != deck_size or buyer_cards != other_cards:
+        problem(
+            ("deal", "completion"),
+            f"the deal hands out {dealt} of {deck_size} cards "
+            f"(buyer {buyer_cards}, others {other_cards})",
+            "every player must end with the same number of cards and the pack must be used up",
+        )
+
+    levels = data["doubling"]["chain"]["levels"]
+    calls = [level["call"] for level in levels]
+    for i, level in enumerate(levels):
+        expected = "opponents" if i % 2 == 0 else "buyer_team"
+        if level["by"] != expected:
+            problem(
+                ("doubling", "chain", "levels", i, "by"),
+                f"raise {i + 1} ({level['call']}) must be called by {expected}",
+                "raises alternate, starting with the buyer's opponents",
+            )
+    if data["doubling"]["sun"]["max_call"] not in calls:
+        problem(
+            ("doubling", "sun", "max_call"),
+            f"{data['doubling']['sun']['max_call']!r} is not a call of doubling.chain",
+            f"calls: {', '.join(calls)}",
+        )
+    eligibility = data["bidding"]["ashkal.eligibility"]
+    if any(r > data["bidding"]["rounds"]["count"] for r in eligibility["rounds"]):
+        problem(("bidding", "ashkal.eligibility", "rounds"), "names a round that is not played")
+
+    ranking = [
+        name
+        for entry in data["projects"]["ranking"]["order"]
+        for name in (entry if isinstance(entry, list) else [entry])
+    ]
+    expected_projects = sorted(typing.get_args(rules.ProjectName))
+    if sorted(ranking) != expected_projects:
+        problem(
+            ("projects", "ranking", "order"),
+            "must list every project exactly once",
+            f"projects: {', '.join(expected_projects)}",
+        )
+    for name in ("sira", "fifty", "hundred.sequence", "hundred.four_of_a_kind", "four_hundred"):
+        project = data["projects"][name]
+        contracts = (
+            [c for c in ("sun", "hokum") if project["ranks"].get(c)]
+            if "ranks" in project
+            else ["sun", "hokum"]
+        )
+        for contract in contracts:
+            if contract not in project["game_points"]:
+                problem(
+                    ("projects", name, "game_points"),
+                    f"no game points for {contract.capitalize()}, where this project exists",
+                )
+
+    bibliography = data.get("sources", {})
+    for section, name, rule in _rule_entries(data):
+        for i, source in enumerate(rule.get("sources", [])):
+            cited = source.split()[0] if source.split() else source
+            if cited not in bibliography:
+                close = difflib.get_close_matches(cited, list(bibliography), n=1)
+                problem(
+                    (section, name, "sources", i),
+                    f"cites {cited!r}, which is not in the ruleset's 'sources'",
+                    f"did you mean {close[0]!r}?" if close else "add it to 'sources'",
+                )
+    ids = [f"{section}.{name}" for section, name, _ in _rule_entries(data)]
+    for rule_id in {i for i in ids if ids.count(i) > 1}:
+        problems.append(BalootError(f"rule ID {rule_id!r} is defined twice"))
+    problems.extend(_formula_problems(doc))
+    return problems
+
+
+def _formula_nodes(cls: type) -> Iterator[tuple[str, dataclasses.Field[Any]]]:
+    for f in dataclasses.fields(cls):
+        if "variables" in f.metadata:
+            yield f.name, f
+
+
+def _formula_problems(doc: _Document) -> list[BalootError]:
+    """Parse every formula and check its embedded examples."""
+    problems: list[BalootError] = []
+    for section, section_cls in rules.SECTIONS.items():
+        hints = typing.get_type_hints(section_cls)
+        for sf in dataclasses.fields(section_cls):
+            rule_key = sf.metadata["key"]
+            for name, ff in _formula_nodes(hints[sf.name]):
+                at: Path_ = (section, rule_key, name)
+                spec = doc.data[section][rule_key][name]
+                text, examples = (
+                    (spec, [])
+                    if isinstance(spec, str)
+                    else (spec["formula"], spec.get("examples", []))
+                )
+                text_at = at if isinstance(spec, str) else (*at, "formula")
+                try:
+                    formula = _compile_formula(text, ff)
+                except FormulaError as exc:
+                    problems.append(_formula_error(doc, text_at, exc))
+                    continue
+                for i, example in enumerate(examples):
+                    env = {k: v for k, v in example.items() if k != "expect"}
+                    unknown = sorted(set(env) - set(ff.metadata["variables"]))
+                    if unknown:
+                        problems.append(
+                            BalootError(
+                                f"{_dotted((*at, 'examples', i))}: unknown variable(s) "
+                                f"{', '.join(unknown)}",
+                                location=doc.values.get((*at, "examples", i)),
+                                hint="variables: " + ", ".join(ff.metadata["variables"]),
+                            )
+                        )
+                        continue
+                    try:
+                        got: Any = formula.evaluate(env)
+                    except FormulaError as exc:
+                        problems.append(
+                            BalootError(
+                                f"{_dotted((*at, 'examples', i))}: {exc.message}",
+                                location=doc.values.get((*at, "examples", i)),
+                            )
+                        )
+                        continue
+                    expect = example["expect"]
+                    if got != expect or isinstance(got, bool) != isinstance(expect, bool):
+                        inputs = ", ".join(f"{k}={v}" for k, v in env.items())
+                        problems.append(
+                            BalootError(
+                                f"{_dotted((*at, 'examples', i))}: the formula gives {got} "
+                                f"for {inputs}, the example expects {example['expect']}",
+                                location=doc.values.get((*at, "examples", i, "expect")),
+                                hint="fix the formula or the example",
+                            )
+                        )
+    return problems
+
+
+def _compile_formula(text: str, spec_field: dataclasses.Field[Any]) -> Formula:
+    formula = parse_formula(text, spec_field.metadata["variables"])
+    expected = spec_field.metadata["result"]
+    if formula.result_type != expected:
+        raise FormulaError(
+            f"the formula gives a {formula.result_type}, but this rule needs a {expected}",
+            column=1,
+        )
+    return formula
+
+
+def _formula_error(doc: _Document, at: Path_, exc: FormulaError) -> BalootError:
+    """Place a formula error in the YAML file (exact for one-line formulas)."""
+    location = doc.values.get(at)
+    if location is not None and exc.column is not None:
+        text = _value_at(doc.data, at)
+        one_line = isinstance(text, str) and "\n" not in text.strip()
+        if one_line:
+            # The scalar starts at the mark; a quoted scalar has its quote first.
+            location = Location(location.path, location.line, location.column + exc.column)
+    suffix = f" (column {exc.column} of the formula)" if exc.column else ""
+    return BalootError(f"{_dotted(at)}: {exc.message}{suffix}", location=location, hint=exc.hint)
+
+
+def _value_at(data: Any, at: Path_) -> Any:
+    for step in at:
+        data = data[step]
+    return data
+
+
+# --- the typed ruleset ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A resolved, validated ruleset: what the engine runs on (it never sees YAML).
+
+    Rules are reached by section, typed: ``ruleset.play.hokum_overruff.option``; or by ID with
+    :meth:`rule`. ``digest`` is the sha256 of the canonical resolved document, for reports.
+    """
+
+    id: str
+    version: str
+    title: str
+    description: str
+    path: str
+    lineage: tuple[str, ...]
+    """This ruleset's id, then the ids of the rulesets it extends, nearest first."""
+    cards: rules.CardsSection
+    deal: rules.DealSection
+    bidding: rules.BiddingSection
+    doubling: rules.DoublingSection
+    play: rules.PlaySection
+    projects: rules.ProjectsSection
+    scoring: rules.ScoringSection
+    game: rules.GameSection
+    sources: Mapping[str, str]
+    digest: str
+    document: Mapping[str, Any] = field(repr=False, compare=False)
+    """The resolved document (plain data, as ``spec show`` prints it). Do not mutate."""
+
+    @property
+    def major(self) -> int:
+        return int(self.version.split(".")[0])
+
+    def iter_rules(self) -> Iterator[rules.Rule]:
+        """Every rule, in document order."""
+        for section in rules.SECTIONS:
+            holder = getattr(self, section)
+            for f in dataclasses.fields(holder):
+                yield getattr(holder, f.name)
+
+    def rule(self, rule_id: str) -> rules.Rule:
+        """The rule with this ID. Raises KeyError for an unknown ID."""
+        for candidate in self.iter_rules():
+            if candidate.id == rule_id:
+                return candidate
+        raise KeyError(rule_id)
+
+    def to_yaml(self) -> str:
+        """The resolved ruleset as YAML text that loads back to the same ruleset."""
+        header = (
+            f"# {self.id} {self.version}, resolved from {' <- '.join(self.lineage)}\n"
+            f"# digest {self.digest}\n"
+        )
+        body = yaml.dump(
+            dict(self.document), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100
+        )
+        return header + body
+
+
+class _Dumper(yaml.SafeDumper):
+    """Quotes every text that the strict loader would otherwise refuse or misread."""
+
+
+def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    ambiguous = text.lower() in _YAML11_BOOLS or _NUMBER_LIKE.match(text)
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style='"' if ambiguous else None)
+
+
+_Dumper.add_representer(str, _represent_text)
+
+
+def _build(cls: Any, value: Any, rule_id: str, meta: Mapping[str, Any]) -> Any:
+    """Convert validated plain data into the typed value ``cls``."""
+    origin = typing.get_origin(cls)
+    if cls is Formula:
+        text = value if isinstance(value, str) else value["formula"]
+        return parse_formula(text, meta["variables"])
+    if cls is Rank:
+        return RANK_CODES[value]
+    if cls is Suit:
+        return SUIT_CODES[value]
+    if origin in (types.UnionType, typing.Union):
+        inner = [a for a in typing.get_args(cls) if a is not type(None)]
+        return None if value is None else _build(inner[0], value, rule_id, meta)
+    if origin is tuple:
+        item = typing.get_args(cls)[0]
+        if typing.get_origin(item) is tuple:  # groups: "a" or ["a", "b"]
+            return tuple(
+                _build(item, v if isinstance(v, list) else [v], rule_id, meta) for v in value
+            )
+        return tuple(_build(item, v, rule_id, meta) for v in value)
+    if origin in (Mapping, dict) or cls is Mapping:
+        key_type, value_type = typing.get_args(cls)
+        return types.MappingProxyType(
+            {
+                _build(key_type, k, rule_id, meta): _build(value_type, v, rule_id, meta)
+                for k, v in value.items()
+            }
+        )
+    if origin is Literal or cls in (str, int, bool):
+        return value
+    if isinstance(cls, type) and dataclasses.is_dataclass(cls):
+        hints = typing.get_type_hints(cls)
+        kwargs: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            if f.name == "id":
+                kwargs["id"] = rule_id
+            elif f.name in value:
+                kwargs[f.name] = _build(hints[f.name], value[f.name], rule_id, f.metadata)
+            elif f.name == "sources":
+                kwargs["sources"] = ()
+            elif f.name == "notes":
+                kwargs["notes"] = None
+        return cls(**kwargs)
+    raise TypeError(f"no conversion to {cls!r}")  # a defect in rules.py, not user input
+
+
+def _typed(doc: _Document, digest: str) -> Ruleset:
+    data = doc.data
+    sections: dict[str, Any] = {}
+    for section, section_cls in rules.SECTIONS.items():
+        hints = typing.get_type_hints(section_cls)
+        values = {}
+        for sf in dataclasses.fields(section_cls):
+            rule_key = sf.metadata["key"]
+            values[sf.name] = _build(
+                hints[sf.name], data[section][rule_key], f"{section}.{rule_key}", {}
+            )
+        sections[section] = section_cls(**values)
+    return Ruleset(
+        id=data["id"],
+        version=data["version"],
+        title=data.get("title", data["id"]),
+        description=data.get("description", ""),
+        path=doc.path,
+        lineage=doc.lineage,
+        sources=types.MappingProxyType(dict(data.get("sources", {}))),
+        digest=digest,
+        document=data,
+        **sections,
+    )
+
+
+def canonical_json(data: Any) -> str:
+    """The canonical JSON text of a document (sorted keys, no spaces): what the digest hashes."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# --- public entry points -------------------------------------------------------------------
+
+
+def resolve_document(reference: str | Path) -> tuple[dict[str, Any], str]:
+    """Resolve a ruleset reference to its plain document (validated) and its file path."""
+    doc = _load_checked(reference)
+    return doc.data, doc.path
+
+
+def _load_checked(reference: str | Path) -> _Document:
+    if isinstance(reference, str) and (Path(reference).is_file() or _is_path_reference(reference)):
+        reference = Path(reference)
+    path = reference if isinstance(reference, Path) else _locate(reference, None, None)
+    if not path.is_file():
+        raise UnreadableInputError(
+            f"no such file: {path}" if not path.exists() else f"not a file: {path}",
+            hint="give a shipped ruleset id (see 'baloot-conformance spec list') or a .yaml file",
+        )
+    doc = _resolve(path, (), None)
+    problems = _schema_problems(doc)
+    if not problems:
+        problems = _semantic_problems(doc)
+    if problems:
+        head = problems[0]
+        raise SpecError(
+            head.message, location=head.location, hint=head.hint, problems=tuple(problems)
+        )
+    return doc
+
+
+def load_ruleset(reference: str | Path) -> Ruleset:
+    """Load a ruleset by shipped id (``saudi``, ``saudi@1``, ``kammelna``) or by path.
+
+    Raises:
+        SpecError: the ruleset cannot be read, resolved or validated; ``problems`` lists all
+            problems found, most relevant first, each with ``file:line:col``.
+    """
+    doc = _load_checked(reference)
+    digest = "sha256:" + hashlib.sha256(canonical_json(doc.data).encode("utf-8")).hexdigest()
+    return _typed(doc, digest)
