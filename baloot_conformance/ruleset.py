@@ -72,24 +72,19 @@ class _Document:
     """The ids this document was resolved from, its own first (a profile, then its bases)."""
     values: dict[Path_, Location] = field(default_factory=dict)
     keys: dict[Path_, Location] = field(default_factory=dict)
+    inline: dict[Path_, int] = field(default_factory=dict)
+    """Scalars written on one line: how many characters precede the text (1 for a quote)."""
+    seen: set[int] = field(default_factory=set, repr=False)
+    """Nodes already converted (by id): meeting one again means an alias."""
 
 
-class _Composer(yaml.SafeLoader):
-    """A safe loader used only to compose nodes; aliases are refused as they are met."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
-            raise SpecError(
-                "YAML aliases (*name) are not allowed in rulesets",
-                location=Location(self.name, mark.line + 1, mark.column + 1),
-                hint="write the value out in full",
-            )
-        return super().compose_node(parent, index)
+# libyaml's parser when available (ten times faster, and it bounds nesting); ours composes only.
+_Composer: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 _CANONICAL_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)\Z")
 _NUMBER_LIKE = re.compile(r"[-+]?(\.?[0-9][0-9_.:eE+-]*|0[xXoObB][0-9a-fA-F_]+)\Z")
+_PLAIN_COLLECTION_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 _YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n"}
 _YAML12_BOOLS = {"true": True, "false": False, "True": True, "False": False}
 
@@ -103,12 +98,15 @@ def _parse_yaml(text: str, path: str) -> _Document:
     doc = _Document(path, None)
     try:
         loader = _Composer(text)
-        loader.name = path
         try:
             node = loader.get_single_node()
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as exc:
+        if "nesting depth" in str(exc.problem):
+            raise SpecError(
+                "the YAML is nested too deeply", location=Location(path, 1, 1)
+            ) from None
         mark = exc.problem_mark or exc.context_mark
         where = Location(path, mark.line + 1, mark.column + 1) if mark else None
         what = " ".join(str(p) for p in (exc.context, exc.problem) if p)
@@ -131,11 +129,29 @@ def _parse_yaml(text: str, path: str) -> _Document:
     return doc
 
 
-def _convert(node: yaml.Node, at: Path_, doc: _Document, depth: int = 0) -> Any:
-    """Turn a composed node into plain data, refusing everything ambiguous."""
+def _convert(
+    node: yaml.Node, at: Path_, doc: _Document, where: Location | None = None, depth: int = 0
+) -> Any:
+    """Turn a composed node into plain data, refusing everything ambiguous.
+
+    ``where`` is the place that refers to the node (its key), for error messages.
+    """
     doc.values[at] = _mark(doc.path, node)
+    if id(node) in doc.seen:  # an alias: the composer shares the anchored node
+        raise SpecError(
+            "YAML aliases (*name) are not allowed in rulesets",
+            location=where,
+            hint=f"write out the value anchored at line {doc.values[at].line} in full",
+        )
+    doc.seen.add(id(node))
     if depth > 64:
         raise SpecError("the YAML is nested too deeply", location=doc.values[at])
+    if not isinstance(node, yaml.ScalarNode) and node.tag not in _PLAIN_COLLECTION_TAGS:
+        raise SpecError(
+            f"the YAML tag {node.tag!r} is not allowed in rulesets",
+            location=doc.values[at],
+            hint="remove the tag; rulesets hold plain mappings, lists, text, integers and booleans",
+        )
     if isinstance(node, yaml.MappingNode):
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
@@ -161,16 +177,21 @@ def _convert(node: yaml.Node, at: Path_, doc: _Document, depth: int = 0) -> Any:
                     hint="each key may appear once in a mapping; merge the two entries",
                 )
             doc.keys[child] = _mark(doc.path, key_node)
-            result[name] = _convert(value_node, child, doc, depth + 1)
+            result[name] = _convert(value_node, child, doc, doc.keys[child], depth + 1)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, (*at, i), doc, depth + 1) for i, item in enumerate(node.value)]
+        return [
+            _convert(item, (*at, i), doc, doc.values[at], depth + 1)
+            for i, item in enumerate(node.value)
+        ]
     assert isinstance(node, yaml.ScalarNode)
+    if node.start_mark.line == node.end_mark.line:
+        doc.inline[at] = 1 if node.style else 0
     return _scalar(node, doc.values[at])
 
 
 def _scalar(node: yaml.ScalarNode, where: Location) -> Any:
-    tag, value, plain = node.tag, node.value, node.style is None
+    tag, value, plain = node.tag, node.value, not node.style  # plain: None, or "" from libyaml
     if tag == "tag:yaml.org,2002:str":
         if plain and value.lower() in _YAML11_BOOLS:
             raise SpecError(
@@ -314,7 +335,8 @@ def _resolve(path: Path, chain: tuple[Path, ...], where: Location | None) -> _Do
     fmt = doc.data.get("format")
     if fmt != FORMAT:
         raise SpecError(
-            f"unsupported format {fmt!r}; this kit reads {FORMAT!r}",
+            f"format: {'missing' if fmt is None else repr(fmt) + ' is not supported'}; "
+            f"this kit reads {FORMAT!r}",
             location=doc.values.get(("format",), doc.values[()]),
             hint=f"the first line of a ruleset is 'format: {FORMAT}'",
         )
@@ -346,8 +368,6 @@ def _resolve(path: Path, chain: tuple[Path, ...], where: Location | None) -> _Do
 def _overlay(base: _Document, top: _Document) -> _Document:
     """Apply a profile over its base: metadata and whole rules replace, sources merge."""
     merged = _Document(top.path, {}, lineage=(*top.lineage, *base.lineage))
-    merged.values = dict(base.values)
-    merged.keys = dict(base.keys)
     data = {k: v for k, v in base.data.items() if k != "extends"}
     for name, value in top.data.items():
         if name == "extends":
@@ -364,12 +384,38 @@ def _overlay(base: _Document, top: _Document) -> _Document:
             replaced.extend((name, inner) for inner in value)
         else:
             replaced.append((name,))
-    for table, overlay_table in ((merged.values, top.values), (merged.keys, top.keys)):
-        for path in [p for p in table if any(p[: len(r)] == r for r in replaced)]:
-            del table[path]
-        table.update(overlay_table)
+    merged.values = _replace_subtrees(base.values, top.values, replaced)
+    merged.keys = _replace_subtrees(base.keys, top.keys, replaced)
+    merged.inline = _replace_subtrees(base.inline, top.inline, replaced)
     merged.data = data
     return merged
+
+
+_T = typing.TypeVar("_T")
+
+
+_HINTS: dict[Any, dict[str, Any]] = {}
+
+
+def _type_hints(cls: Any) -> dict[str, Any]:
+    """The resolved annotations of a rules.py class (computed once per class)."""
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
+@cache
+def _formula(text: str, variables: tuple[tuple[str, Any], ...]) -> Formula:
+    """Parse a formula once per text and variable set (rulesets share most formulas)."""
+    return parse_formula(text, dict(variables))
+
+
+def _replace_subtrees(
+    base: dict[Path_, _T], top: dict[Path_, _T], replaced: list[Path_]
+) -> dict[Path_, _T]:
+    """Entries of ``base`` outside the ``replaced`` subtrees, plus all of ``top``."""
+    kept = {p: v for p, v in base.items() if not any(p[: len(r)] == r for r in replaced)}
+    return kept | top
 
 
 # --- schema validation ----------------------------------------------------------------------
@@ -402,6 +448,10 @@ def _locate_error(error: ValidationError, doc: _Document) -> Location:
             child = (*at, name)
             if child in doc.keys:
                 return doc.keys[child]
+    if "propertyNames" in error.relative_schema_path and isinstance(error.instance, str):
+        key_at = (*at, error.instance)
+        if key_at in doc.keys:
+            return doc.keys[key_at]
     while at not in doc.values and at:
         at = at[:-1]
     return doc.values.get(at, Location(doc.path, 1, 1))
@@ -609,72 +659,57 @@ def _semantic_problems(doc: _Document) -> list[BalootError]:
     return problems
 
 
-def _formula_nodes(cls: type) -> Iterator[tuple[str, dataclasses.Field[Any]]]:
-    for f in dataclasses.fields(cls):
-        if "variables" in f.metadata:
-            yield f.name, f
-
-
 def _formula_problems(doc: _Document) -> list[BalootError]:
-    """Parse every formula and check its embedded examples."""
+    """Parse every formula of the document and check the rule's embedded examples."""
     problems: list[BalootError] = []
     for section, section_cls in rules.SECTIONS.items():
-        hints = typing.get_type_hints(section_cls)
+        hints = _type_hints(section_cls)
         for sf in dataclasses.fields(section_cls):
             rule_key = sf.metadata["key"]
-            for name, ff in _formula_nodes(hints[sf.name]):
-                at: Path_ = (section, rule_key, name)
-                spec = doc.data[section][rule_key][name]
-                text, examples = (
-                    (spec, [])
-                    if isinstance(spec, str)
-                    else (spec["formula"], spec.get("examples", []))
-                )
-                text_at = at if isinstance(spec, str) else (*at, "formula")
-                try:
-                    formula = _compile_formula(text, ff)
-                except FormulaError as exc:
-                    problems.append(_formula_error(doc, text_at, exc))
+            for ff in dataclasses.fields(hints[sf.name]):
+                if "variables" not in ff.metadata:
                     continue
-                for i, example in enumerate(examples):
-                    env = {k: v for k, v in example.items() if k != "expect"}
-                    unknown = sorted(set(env) - set(ff.metadata["variables"]))
-                    if unknown:
+                rule = doc.data[section][rule_key]
+                try:
+                    formula = _compile_formula(rule[ff.name], ff)
+                except FormulaError as exc:
+                    problems.append(_formula_error(doc, (section, rule_key, ff.name), exc))
+                    continue
+                for i, example in enumerate(rule.get("examples", [])):
+                    at: Path_ = (section, rule_key, "examples", i)
+                    message = _example_problem(formula, example, ff.metadata["variables"])
+                    if message:
                         problems.append(
                             BalootError(
-                                f"{_dotted((*at, 'examples', i))}: unknown variable(s) "
-                                f"{', '.join(unknown)}",
-                                location=doc.values.get((*at, "examples", i)),
-                                hint="variables: " + ", ".join(ff.metadata["variables"]),
-                            )
-                        )
-                        continue
-                    try:
-                        got: Any = formula.evaluate(env)
-                    except FormulaError as exc:
-                        problems.append(
-                            BalootError(
-                                f"{_dotted((*at, 'examples', i))}: {exc.message}",
-                                location=doc.values.get((*at, "examples", i)),
-                            )
-                        )
-                        continue
-                    expect = example["expect"]
-                    if got != expect or isinstance(got, bool) != isinstance(expect, bool):
-                        inputs = ", ".join(f"{k}={v}" for k, v in env.items())
-                        problems.append(
-                            BalootError(
-                                f"{_dotted((*at, 'examples', i))}: the formula gives {got} "
-                                f"for {inputs}, the example expects {example['expect']}",
-                                location=doc.values.get((*at, "examples", i, "expect")),
+                                f"{_dotted(at)}: {message}",
+                                location=doc.values.get(at),
                                 hint="fix the formula or the example",
                             )
                         )
     return problems
 
 
+def _example_problem(
+    formula: Formula, example: Mapping[str, Any], variables: Mapping[str, str]
+) -> str | None:
+    """Why a worked example does not hold, or ``None`` when it does."""
+    env = {k: v for k, v in example.items() if k != "expect"}
+    unknown = sorted(set(env) - set(variables))
+    if unknown:
+        return f"unknown variable(s) {', '.join(unknown)}; variables: {', '.join(variables)}"
+    try:
+        got: Any = formula.evaluate(env)
+    except FormulaError as exc:
+        return exc.message
+    expect = example["expect"]
+    if got != expect or isinstance(got, bool) != isinstance(expect, bool):
+        inputs = ", ".join(f"{k}={v}" for k, v in env.items())
+        return f"the formula gives {got} for {inputs}, the example expects {expect}"
+    return None
+
+
 def _compile_formula(text: str, spec_field: dataclasses.Field[Any]) -> Formula:
-    formula = parse_formula(text, spec_field.metadata["variables"])
+    formula = _formula(text, tuple(spec_field.metadata["variables"].items()))
     expected = spec_field.metadata["result"]
     if formula.result_type != expected:
         raise FormulaError(
@@ -685,22 +720,16 @@ def _compile_formula(text: str, spec_field: dataclasses.Field[Any]) -> Formula:
 
 
 def _formula_error(doc: _Document, at: Path_, exc: FormulaError) -> BalootError:
-    """Place a formula error in the YAML file (exact for one-line formulas)."""
+    """Place a formula error in the YAML file (exactly, for a formula written on one line)."""
     location = doc.values.get(at)
+    suffix = ""
     if location is not None and exc.column is not None:
-        text = _value_at(doc.data, at)
-        one_line = isinstance(text, str) and "\n" not in text.strip()
-        if one_line:
-            # The scalar starts at the mark; a quoted scalar has its quote first.
-            location = Location(location.path, location.line, location.column + exc.column)
-    suffix = f" (column {exc.column} of the formula)" if exc.column else ""
+        if at in doc.inline:
+            column = location.column + doc.inline[at] + exc.column - 1
+            location = Location(location.path, location.line, column)
+        else:
+            suffix = f" (column {exc.column} of the formula)"
     return BalootError(f"{_dotted(at)}: {exc.message}{suffix}", location=location, hint=exc.hint)
-
-
-def _value_at(data: Any, at: Path_) -> Any:
-    for step in at:
-        data = data[step]
-    return data
 
 
 # --- the typed ruleset ---------------------------------------------------------------------
@@ -780,8 +809,7 @@ def _build(cls: Any, value: Any, rule_id: str, meta: Mapping[str, Any]) -> Any:
     """Convert validated plain data into the typed value ``cls``."""
     origin = typing.get_origin(cls)
     if cls is Formula:
-        text = value if isinstance(value, str) else value["formula"]
-        return parse_formula(text, meta["variables"])
+        return _formula(value, tuple(meta["variables"].items()))
     if cls is Rank:
         return RANK_CODES[value]
     if cls is Suit:
@@ -807,7 +835,7 @@ def _build(cls: Any, value: Any, rule_id: str, meta: Mapping[str, Any]) -> Any:
     if origin is Literal or cls in (str, int, bool):
         return value
     if isinstance(cls, type) and dataclasses.is_dataclass(cls):
-        hints = typing.get_type_hints(cls)
+        hints = _type_hints(cls)
         kwargs: dict[str, Any] = {}
         for f in dataclasses.fields(cls):
             if f.name == "id":
@@ -826,7 +854,7 @@ def _typed(doc: _Document, digest: str) -> Ruleset:
     data = doc.data
     sections: dict[str, Any] = {}
     for section, section_cls in rules.SECTIONS.items():
-        hints = typing.get_type_hints(section_cls)
+        hints = _type_hints(section_cls)
         values = {}
         for sf in dataclasses.fields(section_cls):
             rule_key = sf.metadata["key"]

@@ -1,0 +1,26 @@
+"""The documentation keeps up with the data: every rule ID and option is documented."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from baloot_conformance.ruleset import ruleset_schema
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def test_ruleset_doc_names_every_rule_and_option() -> None:
+    text = (DOCS / "ruleset.md").read_text(encoding="utf-8")
+    schema = ruleset_schema()
+    missing = []
+    for section in ("cards", "deal", "bidding", "doubling", "play", "projects", "scoring", "game"):
+        for key, rule in schema["properties"][section]["properties"].items():
+            if f"`{section}.{key}`" not in text:
+                missing.append(f"{section}.{key}")
+            for name, field in rule["properties"].items():
+                missing += [
+                    f"{section}.{key}.{name}={option}"
+                    for option in field.get("enum", [])
+                    if f"`{option}`" not in text
+                ]
+    assert not missing, f"docs/ruleset.md does not mention: {missing}"
