@@ -483,10 +483,10 @@ def _explain(error: ValidationError) -> tuple[str, str | None]:
     if error.validator == "const":
         return f"{where}expected {error.validator_value!r}, found {error.instance!r}", description
     if error.validator == "type":
-        return (
-            f"{where}expected {error.validator_value}, found {_kind(error.instance)} "
-            f"{error.instance!r}"[:300],
-            description,
+        shown = repr(error.instance)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        return f"{where}expected {error.validator_value}, found {_kind(error.instance)} {shown}", (
+            description
         )
     return f"{where}{error.message}"[:300], description
 

@@ -70,6 +70,7 @@ def test_spec_validate_all_shipped() -> None:
     code, out, err = run("spec", "validate")
     assert (code, err) == (0, "")
     assert len(out.splitlines()) == len(shipped_rulesets())
+    assert out.splitlines()[0] == "valid: saudi 1.0.0"
     assert all(line.startswith("valid: ") for line in out.splitlines())
 
 
@@ -135,4 +136,4 @@ def test_installed_command_works_from_any_folder(tmp_path: Path) -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert "(saudi 1.0.0)" in result.stdout
+    assert result.stdout == "valid: saudi 1.0.0\n"

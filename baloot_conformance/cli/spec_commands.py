@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any, TextIO
 
 from baloot_conformance.errors import SpecError, UnreadableInputError
@@ -101,7 +100,7 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    references: list[str | Path] = args.paths or list(shipped_rulesets().values())
+    references: list[str] = args.paths or list(shipped_rulesets())
     status = _EXIT_OK
     for reference in references:
         try:
@@ -113,5 +112,6 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(f"invalid: {exc}", file=err)
             status = max(status, _EXIT_INVALID)
         else:
-            out.write(f"valid: {ruleset.path} ({ruleset.id} {ruleset.version})\n")
+            shown = "" if reference == ruleset.id else f" ({reference})"
+            out.write(f"valid: {ruleset.id} {ruleset.version}{shown}\n")
     return status
