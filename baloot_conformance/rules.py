@@ -138,7 +138,7 @@ class CardsSection:
 
 @dataclass(frozen=True, slots=True)
 class Direction(Rule):
-    option: Literal["counter_clockwise", "clockwise"]
+    option: Literal["counter_clockwise"]
 
 
 @dataclass(frozen=True, slots=True)

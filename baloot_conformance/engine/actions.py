@@ -1,0 +1,99 @@
+"""The actions a hand is made of, in the order they happen.
+
+Every action names the seat that takes it (the completion of the deal is the dealer's). Calls
+are words plus arguments, as in the notation, so that the ruleset, not this module, decides
+which words are legal when.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from baloot_conformance.cards import Card, Suit
+from baloot_conformance.engine.model import SEAT_NAMES, CardSet, Seat, format_cards
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """An auction call: ``pass``, ``hokum`` (with a suit in round 2), ``sun``, ``ashkal``,
+    ``kawesh``; in the claim and confirmation windows ``sun`` claims or switches and ``hokum``
+    confirms or takes over."""
+
+    seat: Seat
+    call: str
+    suit: Suit | None = None
+
+    def __str__(self) -> str:
+        suit = f" {self.suit.value}" if self.suit else ""
+        return f"bid {SEAT_NAMES[self.seat]} {self.call}{suit}"
+
+
+@dataclass(frozen=True, slots=True)
+class Raise:
+    """A raise call of the chain (``double``, ``triple``, ``four``, ``gahwa``) or ``pass``."""
+
+    seat: Seat
+    call: str
+
+    def __str__(self) -> str:
+        return f"raise {SEAT_NAMES[self.seat]} {self.call}"
+
+
+@dataclass(frozen=True, slots=True)
+class Lock:
+    """The locked (مقفول) or open choice for a raised Hokum."""
+
+    seat: Seat
+    locked: bool
+
+    def __str__(self) -> str:
+        return f"lock {SEAT_NAMES[self.seat]} {'closed' if self.locked else 'open'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Complete:
+    """The completion of the deal: the cards each seat receives (index = seat)."""
+
+    rest: tuple[CardSet, CardSet, CardSet, CardSet]
+
+    def __str__(self) -> str:
+        return "; ".join(
+            f"rest {SEAT_NAMES[seat]} {format_cards(cards)}" for seat, cards in enumerate(self.rest)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """A project declaration in trick 1: its name and its cards."""
+
+    seat: Seat
+    name: str
+    cards: CardSet
+
+    def __str__(self) -> str:
+        return f"declare {SEAT_NAMES[self.seat]} {self.name} {format_cards(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Announce:
+    """The Baloot announcement (بلوت) when its King or Queen is played."""
+
+    seat: Seat
+    what: str = "baloot"
+
+    def __str__(self) -> str:
+        return f"{self.what} {SEAT_NAMES[self.seat]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One card played to the current trick."""
+
+    seat: Seat
+    card: Card
+
+    def __str__(self) -> str:
+        return f"play {SEAT_NAMES[self.seat]} {self.card}"
+
+
+Action = Bid | Raise | Lock | Complete | Declare | Announce | Play

@@ -1,0 +1,437 @@
+"""The auction: two rounds of calls, Ashkal, Sun over Hokum, Sun priority, the Hokum bidder's
+confirmation, and the all-pass redeal.
+
+The flow (rule IDs in brackets):
+
+* Calls go counter-clockwise from the dealer's right; earlier seats have priority
+  [bidding.order]. Round 1: ``pass``, ``hokum`` in the face-up card's suit, ``sun``,
+  ``ashkal`` [bidding.round1.calls]; round 2: ``pass``, ``sun``, ``ashkal``, ``hokum`` naming a
+  suit [bidding.round2.hokum_suit], at most ``bidding.rounds.count`` rounds.
+* A Hokum stays pending while later seats may bid Sun or Ashkal over it
+  [bidding.sun_over_hokum]; a second Hokum is not allowed unless a seat of higher priority
+  takes it over [bidding.hokum_over_hokum].
+* A Sun (or Ashkal) ends the calls, but earlier seats may claim it first (قبلك), asked in
+  priority order [bidding.sun_priority].
+* When the round ends with a Hokum pending, its bidder confirms it or switches to Sun
+  [bidding.hokum_confirmation].
+* Ashkal: eligible seats and rounds [bidding.ashkal.eligibility]; the contract is Sun and the
+  face-up card goes to the caller's partner; who counts as the buyer [bidding.ashkal].
+* Everybody passing in every round voids the hand [bidding.all_pass]; a Kawesh claim voids it
+  too [deal.kawesh].
+
+The auction holds no cards but the face-up card and the first five cards of each seat (for
+Kawesh). It is a small mutable object with a cheap :meth:`copy`, like the hand around it.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from dataclasses import dataclass
+from typing import Literal
+
+from baloot_conformance.cards import CARDS, Card, Rank, Suit
+from baloot_conformance.engine.actions import Bid
+from baloot_conformance.engine.model import (
+    SEAT_NAMES,
+    CardSet,
+    ContractKind,
+    IllegalAction,
+    Seat,
+    partner,
+    team,
+)
+from baloot_conformance.ruleset import Ruleset
+
+Window = Literal["calls", "claim", "hijack", "confirm", "done"]
+_LOW_RANKS = frozenset({Rank.SEVEN, Rank.EIGHT, Rank.NINE})
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionResult:
+    """How the auction ended: a contract (kind, suit, buyer, receiver) or a void hand."""
+
+    kind: ContractKind | None
+    """``None`` when the hand is void (all pass, or Kawesh)."""
+    trump: Suit | None
+    buyer: Seat
+    receiver: Seat
+    ashkal: bool
+    void_reason: Literal["all_pass", "kawesh", ""] = ""
+
+
+class Auction:
+    """The auction of one hand; feed it calls with :meth:`push`."""
+
+    __slots__ = (
+        "_confirming",
+        "_queue",
+        "_sun_by",
+        "ashkal",
+        "dealer",
+        "faceup",
+        "first_five",
+        "order",
+        "passed",
+        "pending",
+        "result",
+        "round",
+        "rules",
+        "speaker",
+        "window",
+    )
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        dealer: Seat,
+        faceup: Card,
+        first_five: tuple[CardSet, ...],
+    ) -> None:
+        self.rules = rules
+        self.dealer = dealer
+        self.faceup = faceup
+        self.first_five = first_five
+        #: The seats in calling order: the dealer's right first, the dealer last.
+        self.order: tuple[Seat, ...] = tuple((dealer + p) % 4 for p in range(1, 5))
+        self.round = 1
+        self.window: Window = "calls"
+        self.speaker = 0
+        """Index into :attr:`order` of the next caller (in the calls window)."""
+        self.passed: set[Seat] = set()
+        self.pending: tuple[Seat, Suit] | None = None
+        """A Hokum bid that is not final yet: its bidder and suit."""
+        self._sun_by: Seat | None = None
+        self.ashkal = False
+        self._queue: list[Seat] = []
+        """Seats still to be asked in the claim or hijack window, in priority order."""
+        self._confirming = False
+        self.result: AuctionResult | None = None
+
+    def copy(self) -> Auction:
+        other = _copy.copy(self)
+        other.passed = set(self.passed)
+        other._queue = list(self._queue)
+        return other
+
+    # --- whose turn -----------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    def to_call(self) -> Seat:
+        """The seat whose call is expected next."""
+        if self.window == "calls":
+            return self.order[self.speaker]
+        if self.window in ("claim", "hijack"):
+            return self._queue[0]
+        if self.window == "confirm":
+            assert self.pending is not None
+            return self.pending[0]
+        raise ValueError("the auction is over")
+
+    def position(self, seat: Seat) -> int:
+        """The bidding position of a seat: 1 = the dealer's right ... 4 = the dealer."""
+        return (seat - self.dealer) % 4 or 4
+
+    # --- legal calls ----------------------------------------------------------------------
+
+    def legal_calls(self) -> list[Bid]:
+        """Every call the seat to call may make now (a round-1 Hokum without its suit)."""
+        if self.result is not None:
+            return []
+        seat = self.to_call()
+        if self.window == "claim":
+            return [Bid(seat, "sun"), Bid(seat, "pass")]
+        if self.window == "confirm":
+            assert self.pending is not None
+            candidates = [Bid(seat, "sun")]
+            legal = [Bid(seat, "hokum", self.pending[1])]
+        else:
+            legal = [Bid(seat, "pass")]
+            if self.window == "calls":
+                legal.append(Bid(seat, "sun"))
+                candidates = [Bid(seat, "ashkal"), Bid(seat, "kawesh")]
+            else:
+                candidates = []
+            if self.pending is None or self.window == "hijack":
+                if self.round == 1:
+                    legal.append(Bid(seat, "hokum"))
+                else:
+                    candidates += [Bid(seat, "hokum", suit) for suit in Suit]
+        for bid in candidates:
+            try:
+                self._check(bid)
+            except IllegalAction:
+                continue
+            legal.append(bid)
+        return legal
+
+    def _check(self, bid: Bid) -> None:
+        """Raise :class:`IllegalAction` when ``bid`` may not be called now."""
+        if self.result is not None:
+            raise IllegalAction("bidding.order", "the auction is over")
+        seat, call = bid.seat, bid.call
+        expected = self.to_call()
+        if seat != expected:
+            rule = {
+                "calls": "bidding.order",
+                "claim": "bidding.sun_priority",
+                "hijack": "bidding.hokum_over_hokum",
+                "confirm": "bidding.hokum_confirmation",
+            }[self.window]
+            raise IllegalAction(
+                rule,
+                f"{SEAT_NAMES[seat]} called out of turn: it is {SEAT_NAMES[expected]}'s call"
+                + ("" if self.window == "calls" else f" ({self._window_words()})"),
+            )
+        if bid.suit is not None and call != "hokum":
+            raise IllegalAction(
+                "bidding.round1.calls" if self.round == 1 else "bidding.rounds",
+                f"only a Hokum names a suit, not {call!r}",
+            )
+        if self.window == "claim":
+            if call not in ("sun", "pass"):
+                raise IllegalAction(
+                    "bidding.sun_priority",
+                    f"{SEAT_NAMES[seat]} may only claim the Sun ('sun') or pass, not {call!r}",
+                )
+            return
+        if self.window == "hijack":
+            if call == "hokum":
+                self._check_hokum_suit(bid)
+            elif call != "pass":
+                raise IllegalAction(
+                    "bidding.hokum_over_hokum",
+                    f"{SEAT_NAMES[seat]} may only take over the Hokum ('hokum') or pass",
+                )
+            return
+        if self.window == "confirm":
+            self._check_confirmation(bid)
+            return
+        # The calls window.
+        if call == "pass":
+            return
+        if call == "kawesh":
+            self._check_kawesh(seat)
+            return
+        if call == "hokum":
+            if self.pending is not None:
+                raise IllegalAction(
+                    "bidding.hokum_over_hokum",
+                    f"{SEAT_NAMES[seat]} bid Hokum over {SEAT_NAMES[self.pending[0]]}'s pending "
+                    "Hokum; only Sun, Ashkal or a pass may follow it",
+                )
+            self._check_hokum_suit(bid)
+            return
+        if call == "sun":
+            return
+        if call == "ashkal":
+            self._check_ashkal(seat)
+            return
+        rule = "bidding.round1.calls" if self.round == 1 else "bidding.rounds"
+        raise IllegalAction(
+            rule,
+            f"{call!r} is not a call of round {self.round}: expected pass, hokum, sun or ashkal",
+        )
+
+    def _window_words(self) -> str:
+        if self.window == "claim":
+            return "earlier seats may claim the Sun"
+        if self.window == "hijack":
+            return "earlier seats may take over the Hokum"
+        return "the Hokum bidder confirms or switches"
+
+    def _check_hokum_suit(self, bid: Bid) -> None:
+        face = self.faceup.suit
+        if self.round == 1:
+            if bid.suit not in (None, face):
+                raise IllegalAction(
+                    "bidding.round1.calls",
+                    f"a round-1 Hokum is in the face-up card's suit ({face.value}), "
+                    f"not {bid.suit.value if bid.suit else ''}",
+                )
+            return
+        if bid.suit is None:
+            raise IllegalAction(
+                "bidding.round2.hokum_suit", "a round-2 Hokum names its suit, e.g. 'hokum H'"
+            )
+        if bid.suit == face and self.rules.bidding.round2_hokum_suit.option == "other_than_faceup":
+            raise IllegalAction(
+                "bidding.round2.hokum_suit",
+                f"a round-2 Hokum must name a suit other than the face-up card's ({face.value})",
+            )
+
+    def _check_ashkal(self, seat: Seat) -> None:
+        rule = self.rules.bidding.ashkal_eligibility
+        position = self.position(seat)
+        why = ""
+        if position not in rule.seats:
+            allowed = " and ".join(str(p) for p in rule.seats)
+            why = (
+                f"only bidding positions {allowed} may say Ashkal; {SEAT_NAMES[seat]} is {position}"
+            )
+        elif self.round not in rule.rounds:
+            why = f"Ashkal may not be said in round {self.round}"
+        elif rule.ace_faceup == "forbidden" and self.faceup.rank is Rank.ACE:
+            why = f"Ashkal may not be said on an Ace face-up card ({self.faceup})"
+        elif rule.when == "vs_opposing_hokum" and (
+            self.pending is None or team(self.pending[0]) == team(seat)
+        ):
+            why = "Ashkal may only answer an opponent's pending Hokum"
+        if why:
+            raise IllegalAction("bidding.ashkal.eligibility", why)
+
+    def _check_kawesh(self, seat: Seat) -> None:
+        option = self.rules.deal.kawesh.option
+        if option == "disabled":
+            raise IllegalAction("deal.kawesh", "this ruleset has no Kawesh redeal")
+        hand = self.first_five[seat]
+        if any(card.rank not in _LOW_RANKS for card in CARDS if hand >> card.index & 1):
+            raise IllegalAction(
+                "deal.kawesh", f"{SEAT_NAMES[seat]} holds a card above 9 and may not claim Kawesh"
+            )
+        if option == "same_dealer_before_bid" and (self.pending or self.round > 1):
+            raise IllegalAction("deal.kawesh", "Kawesh may only be claimed before any bid")
+
+    def _check_confirmation(self, bid: Bid) -> None:
+        rule = self.rules.bidding.hokum_confirmation
+        if bid.call == "hokum":
+            assert self.pending is not None
+            if bid.suit not in (None, self.pending[1]):
+                raise IllegalAction(
+                    "bidding.hokum_confirmation",
+                    f"the confirmation keeps the Hokum's suit ({self.pending[1].value})",
+                )
+            return
+        if bid.call != "sun":
+            raise IllegalAction(
+                "bidding.hokum_confirmation",
+                f"{SEAT_NAMES[bid.seat]} must confirm the Hokum ('hokum') or switch to 'sun'",
+            )
+        if self.faceup.rank is Rank.ACE and (
+            rule.ace_faceup_switch == "forbidden"
+            or (rule.ace_faceup_switch == "first_seat_only" and self.position(bid.seat) != 1)
+        ):
+            raise IllegalAction(
+                "bidding.hokum_confirmation",
+                f"with an Ace face up ({self.faceup}) a Hokum may not switch to Sun"
+                + (" except from the first seat" if rule.ace_faceup_switch != "forbidden" else ""),
+            )
+
+    # --- applying calls -------------------------------------------------------------------
+
+    def push(self, bid: Bid) -> None:
+        """Apply a call, or raise :class:`IllegalAction` naming the rule that forbids it."""
+        self._check(bid)
+        if self.window == "claim":
+            self._claim(bid)
+        elif self.window == "hijack":
+            self._hijack(bid)
+        elif self.window == "confirm":
+            assert self.pending is not None
+            if bid.call == "hokum":
+                self._finish("hokum", self.pending[1], bid.seat, bid.seat, False)
+            else:
+                self._finish("sun", None, bid.seat, bid.seat, False)
+        else:
+            self._call(bid)
+
+    def _call(self, bid: Bid) -> None:
+        seat, call = bid.seat, bid.call
+        if call == "kawesh":
+            self.result = AuctionResult(None, None, seat, seat, False, "kawesh")
+            self.window = "done"
+            return
+        if call == "pass":
+            self.passed.add(seat)
+        elif call == "hokum":
+            suit = bid.suit or self.faceup.suit
+            self.pending = (seat, suit)
+        else:  # sun or ashkal
+            self._sun_by = seat
+            self.ashkal = call == "ashkal"
+            self._open_claims(seat)
+            return
+        self.speaker += 1
+        if self.speaker == 4:
+            self._end_of_round()
+
+    def _open_claims(self, sun_bidder: Seat) -> None:
+        option = self.rules.bidding.sun_priority.option
+        earlier = list(self.order[: self.order.index(sun_bidder)])
+        if option == "live_only":
+            queue = [s for s in earlier if s not in self.passed]
+        elif option == "passed_may_claim":
+            queue = [s for s in earlier if s in self.passed and team(s) != team(sun_bidder)]
+        elif option == "all_earlier":
+            queue = earlier
+        else:
+            queue = []
+        if queue:
+            self._queue = queue
+            self.window = "claim"
+        else:
+            self._finish_sun(sun_bidder, self.ashkal)
+
+    def _claim(self, bid: Bid) -> None:
+        if bid.call == "sun":
+            self._finish_sun(bid.seat, ashkal=False)
+            return
+        self._queue.pop(0)
+        if not self._queue:
+            assert self._sun_by is not None
+            self._finish_sun(self._sun_by, self.ashkal)
+
+    def _finish_sun(self, caller: Seat, ashkal: bool) -> None:
+        if ashkal:
+            receiver = partner(caller)
+            buyer = caller if self.rules.bidding.ashkal.buyer == "caller" else receiver
+            self._finish("sun", None, buyer, receiver, True)
+        else:
+            self._finish("sun", None, caller, caller, False)
+
+    def _end_of_round(self) -> None:
+        if self.pending is None:
+            if self.round < self.rules.bidding.rounds.count:
+                self.round += 1
+                self.speaker = 0
+                self.passed = set()
+                return
+            self.result = AuctionResult(None, None, self.order[0], self.order[0], False, "all_pass")
+            self.window = "done"
+            return
+        bidder = self.pending[0]
+        if self.rules.bidding.hokum_over_hokum.option == "priority_hijack":
+            earlier = self.order[: self.order.index(bidder)]
+            queue = [s for s in earlier if s in self.passed]
+            if queue:
+                self._queue = queue
+                self.window = "hijack"
+                return
+        self._confirm()
+
+    def _hijack(self, bid: Bid) -> None:
+        if bid.call == "hokum":
+            assert self.pending is not None
+            suit = bid.suit or self.pending[1] if self.round == 2 else self.faceup.suit
+            self.pending = (bid.seat, suit)
+            self._confirm()
+            return
+        self._queue.pop(0)
+        if not self._queue:
+            self._confirm()
+
+    def _confirm(self) -> None:
+        assert self.pending is not None
+        if self.rules.bidding.hokum_confirmation.option == "confirm_only":
+            seat, suit = self.pending
+            self._finish("hokum", suit, seat, seat, False)
+        else:
+            self.window = "confirm"
+
+    def _finish(
+        self, kind: ContractKind, trump: Suit | None, buyer: Seat, receiver: Seat, ashkal: bool
+    ) -> None:
+        self.result = AuctionResult(kind, trump, buyer, receiver, ashkal)
+        self.window = "done"

@@ -1,0 +1,732 @@
+"""One hand of Baloot, from the deal to the score, as a checked state machine.
+
+The API follows python-chess: :meth:`Hand.legal_actions` lists what may happen next,
+:meth:`Hand.push` applies an action or raises :class:`IllegalAction` naming the rule and why,
+:meth:`Hand.is_over` and :meth:`Hand.result` end it, and :meth:`Hand.copy` is cheap so that
+search can branch. Phases, in order:
+
+``auction``
+    calls, see :mod:`baloot_conformance.engine.auction`.
+``completion``
+    the rest of the deal [deal.completion]: from the stock when the hand was dealt from a
+    shuffled pack, else a :class:`Complete` action carrying the cards each seat received.
+``raises``
+    the raise chain [doubling.chain], Sun raises [doubling.sun], the lock choice
+    [doubling.lock], all before the first card [doubling.window]. Passes are optional: the
+    first card closes the window.
+``play``
+    eight tricks [play.*]; declarations in trick 1 [projects.declaration]; the Baloot
+    announcement [projects.baloot].
+``over``
+    scored [scoring.*], or void (all pass, Kawesh, an exposed Ace).
+
+A hand knows the game totals before it (``totals``), which Sun raises depend on.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from baloot_conformance.cards import Card, Rank
+from baloot_conformance.cards import card as card_of
+from baloot_conformance.engine import projects as projects_
+from baloot_conformance.engine.actions import (
+    Action,
+    Announce,
+    Bid,
+    Complete,
+    Declare,
+    Lock,
+    Play,
+    Raise,
+)
+from baloot_conformance.engine.auction import Auction
+from baloot_conformance.engine.model import (
+    SEAT_NAMES,
+    TEAM_NAMES,
+    CardSet,
+    Contract,
+    IllegalAction,
+    Seat,
+    Team,
+    card_set,
+    cards_of,
+    format_cards,
+    next_seat,
+    team,
+)
+from baloot_conformance.engine.play import PlayRules, play_rules
+from baloot_conformance.engine.projects import Project
+from baloot_conformance.engine.scoring import HandFacts, HandScore, score_hand
+from baloot_conformance.ruleset import Ruleset
+
+Phase = Literal["auction", "completion", "raises", "play", "over"]
+_BALOOT_RANKS = (Rank.KING, Rank.QUEEN)
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended."""
+
+    contract: Contract | None
+    """``None`` for a void hand."""
+    void_reason: str
+    """``all_pass``, ``kawesh`` or ``exposed_ace`` for a void hand, else empty."""
+    score: HandScore | None
+    game_points: tuple[int, int]
+    next_dealer: Seat
+
+
+class Hand:
+    """A hand in progress. Build it with :meth:`deal` (cards given) or :meth:`shuffled`."""
+
+    __slots__ = (
+        "_announced",
+        "_declared",
+        "_found",
+        "_legal_cache",
+        "_lock_by",
+        "_next_raise",
+        "_raise_passes",
+        "_raisers",
+        "_score_result",
+        "auction",
+        "contract",
+        "dealer",
+        "faceup",
+        "first_five",
+        "hands",
+        "history",
+        "initial",
+        "last_trick_team",
+        "leader",
+        "phase",
+        "play_rules",
+        "points",
+        "rules",
+        "stock",
+        "totals",
+        "trick",
+        "tricks",
+        "tricks_done",
+        "void_reason",
+    )
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        dealer: Seat,
+        first_five: tuple[CardSet, CardSet, CardSet, CardSet],
+        faceup: Card,
+        stock: tuple[Card, ...] | None = None,
+        totals: tuple[int, int] = (0, 0),
+    ) -> None:
+        """Start a hand from its first deal (see :meth:`deal` for the checked constructor)."""
+        self.rules = rules
+        self.dealer = dealer
+        self.first_five = first_five
+        self.faceup = faceup
+        self.stock = stock
+        self.totals = totals
+        self.hands: list[CardSet] = list(first_five)
+        self.initial: tuple[CardSet, ...] = ()
+        """Each seat's eight cards once the deal is complete."""
+        self.phase: Phase = "auction"
+        self.auction = Auction(rules, dealer, faceup, first_five)
+        self.contract: Contract | None = None
+        self.void_reason = ""
+        self.history: list[Action] = []
+        self._next_raise = 0
+        self._raisers: list[Seat] = []
+        self._raise_passes: set[Seat] = set()
+        self._lock_by: Seat | None = None
+        self._declared: list[Project] = []
+        self._found: dict[Seat, tuple[Project, ...]] = {}
+        """Projects each seat could declare (computed once, on demand)."""
+        self._announced: set[Seat] = set()
+        self.play_rules: PlayRules | None = None
+        self.leader = next_seat(dealer)
+        self.trick: tuple[int, ...] = ()
+        self.tricks_done = 0
+        self.tricks = [0, 0]
+        self.points = [0, 0]
+        self.last_trick_team: Team = 0
+        self._legal_cache: tuple[int, CardSet] = (-1, 0)
+        self._score_result: HandScore | None = None
+        if faceup.rank is Rank.ACE and rules.deal.exposed_ace.option == "redeal":
+            self._void("exposed_ace")
+
+    # --- construction -----------------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Ruleset,
+        dealer: Seat,
+        first_five: tuple[CardSet, CardSet, CardSet, CardSet],
+        faceup: Card,
+        stock: tuple[Card, ...] | None = None,
+        totals: tuple[int, int] = (0, 0),
+    ) -> Hand:
+        """A hand from its first deal, checked [deal.first_round, deal.faceup].
+
+        Raises:
+            IllegalAction: a seat without the right number of cards, or a card given twice.
+        """
+        size = sum(rules.deal.first_round.packets)
+        seen = 0
+        for seat, cards in enumerate(first_five):
+            if cards.bit_count() != size:
+                raise IllegalAction(
+                    "deal.first_round",
+                    f"{SEAT_NAMES[seat]} was dealt {cards.bit_count()} cards, not {size}",
+                )
+            if seen & cards:
+                raise IllegalAction(
+                    "deal.first_round", f"{format_cards(seen & cards)} dealt to two seats"
+                )
+            seen |= cards
+        if seen >> faceup.index & 1:
+            raise IllegalAction("deal.faceup", f"the face-up card {faceup} was also dealt")
+        if stock is not None and (card_set(stock) & (seen | 1 << faceup.index)):
+            raise IllegalAction("deal.completion", "the stock holds cards already dealt")
+        return cls(rules, dealer, first_five, faceup, stock, totals)
+
+    @classmethod
+    def shuffled(
+        cls, rules: Ruleset, dealer: Seat, pack: list[Card], totals: tuple[int, int] = (0, 0)
+    ) -> Hand:
+        """A hand dealt from ``pack`` (top first): 3 + 2 from the dealer's right, the face-up
+        card, and the stock for the completion."""
+        hands = [0, 0, 0, 0]
+        position = 0
+        for packet in rules.deal.first_round.packets:
+            for offset in range(1, 5):
+                seat = (dealer + offset) % 4
+                for card in pack[position : position + packet]:
+                    hands[seat] |= 1 << card.index
+                position += packet
+        faceup = pack[position]
+        first_five = (hands[0], hands[1], hands[2], hands[3])
+        return cls.deal(rules, dealer, first_five, faceup, tuple(pack[position + 1 :]), totals)
+
+    def copy(self) -> Hand:
+        """An independent copy (cheap: a few small lists)."""
+        other = _copy.copy(self)
+        other.hands = list(self.hands)
+        other.auction = self.auction.copy()
+        other.history = list(self.history)
+        other._raisers = list(self._raisers)
+        other._raise_passes = set(self._raise_passes)
+        other._declared = list(self._declared)
+        other._found = dict(self._found)
+        other._announced = set(self._announced)
+        other.tricks = list(self.tricks)
+        other.points = list(self.points)
+        return other
+
+    # --- state --------------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def to_play(self) -> Seat:
+        """The seat whose card is expected next (in the play and raises phases)."""
+        return (self.leader + len(self.trick)) % 4
+
+    def declared(self) -> tuple[Project, ...]:
+        return tuple(self._declared)
+
+    # --- legal actions ------------------------------------------------------------------------
+
+    def legal_cards(self) -> CardSet:
+        """The cards the seat to play may play now (empty outside the play phases)."""
+        if self.phase not in ("play", "raises") or self.play_rules is None:
+            return 0
+        key = self.tricks_done * 8 + len(self.trick)
+        if self._legal_cache[0] != key:
+            seat = self.to_play()
+            legal = self.play_rules.legal(self.hands[seat], self.trick, self.leader)
+            self._legal_cache = (key, legal)
+        return self._legal_cache[1]
+
+    def legal_actions(self) -> list[Action]:
+        """Every action that may come next, except a :class:`Complete` (it carries the deal)
+        and declarations by seats other than the one to play."""
+        if self.phase == "auction":
+            return list(self.auction.legal_calls())
+        if self.phase == "completion":
+            return []
+        actions: list[Action] = []
+        if self.phase == "raises":
+            actions += self._legal_raises()
+        if self.phase in ("raises", "play"):
+            if self._lock_by is not None:
+                actions += [Lock(self._lock_by, True), Lock(self._lock_by, False)]
+            announcement = self.announcement()
+            if announcement is not None:
+                actions.append(announcement)
+            actions += self._legal_declarations()
+            seat = self.to_play()
+            actions += [Play(seat, card) for card in cards_of(self.legal_cards())]
+        return actions
+
+    def _legal_raises(self) -> list[Action]:
+        """The next raise of the chain and the passes, for the seats of the side entitled."""
+        assert self.contract is not None
+        levels = self.rules.doubling.chain.levels
+        if self._next_raise >= len(levels):
+            return []
+        level = levels[self._next_raise]
+        entitled = self.contract.buyer_team ^ (level.by != "buyer_team")
+        actions: list[Action] = []
+        for seat in (entitled, entitled + 2):
+            for action in (Raise(seat, level.call), Raise(seat, "pass")):
+                try:
+                    self._check_raise(action)
+                except IllegalAction:
+                    continue
+                actions.append(action)
+        return actions
+
+    def _raise_calls(self) -> list[str]:
+        return [level.call for level in self.rules.doubling.chain.levels]
+
+    def _legal_declarations(self) -> list[Action]:
+        if (
+            self.tricks_done
+            or self.contract is None
+            or self.rules.projects.declaration.option != "explicit"
+        ):
+            return []
+        seat = self.to_play()
+        found = self._found.get(seat)
+        if found is None:
+            found = projects_.find_projects(self.rules, self.contract.kind, seat, self.hands[seat])
+            self._found[seat] = found
+        try:
+            self._check_declare(Declare(seat, "", 0))
+        except IllegalAction:
+            return []
+        mine = [p for p in self._declared if p.seat == seat]
+        actions: list[Action] = []
+        for project in found:  # valid by construction; only the limits remain to check
+            try:
+                projects_.check_declarations(self.rules, self.contract.kind, seat, [*mine, project])
+            except IllegalAction:
+                continue
+            actions.append(Declare(seat, project.name, project.cards))
+        return actions
+
+    def announcement(self) -> Announce | None:
+        """The Baloot announcement the last card allows, if any (announcements are optional)."""
+        last = self.history[-1] if self.history else None
+        if not isinstance(last, Play) or self.contract is None or self.contract.trump is None:
+            return None
+        if last.card.suit is not self.contract.trump or last.card.rank not in _BALOOT_RANKS:
+            return None
+        action = Announce(last.seat)
+        try:
+            self._check_announce(action)
+        except IllegalAction:
+            return None
+        return action
+
+    # --- pushing ------------------------------------------------------------------------------
+
+    def push(self, action: Action) -> None:
+        """Apply ``action``, or raise :class:`IllegalAction` (nothing changes then)."""
+        if self.phase == "over":
+            raise IllegalAction("play.trick_winner", "the hand is over")
+        if (
+            self.phase == "auction"
+            and self.auction.window == "confirm"
+            and not isinstance(action, Bid)
+        ):
+            # A Hokum stands unless its bidder switches: engines that log no confirmation
+            # go straight on to the deal, the raises or the play.
+            assert self.auction.pending is not None
+            self.push(Bid(self.auction.pending[0], "hokum"))
+        if isinstance(action, Play):
+            self._push_play(action)
+        elif isinstance(action, Bid):
+            self._push_bid(action)
+        elif isinstance(action, Raise):
+            self._check_raise(action)
+            self._apply_raise(action)
+        elif isinstance(action, Lock):
+            self._check_lock(action)
+            self._apply_lock(action)
+        elif isinstance(action, Complete):
+            self._push_complete(action)
+        elif isinstance(action, Declare):
+            self._declared.append(self._project(action))
+        elif isinstance(action, Announce):
+            self._check_announce(action)
+            self._announced.add(action.seat)
+        else:  # pragma: no cover - the Action union is closed
+            raise TypeError(f"not an action: {action!r}")
+        self.history.append(action)
+
+    # auction
+
+    def _push_bid(self, bid: Bid) -> None:
+        if self.phase != "auction":
+            raise IllegalAction("bidding.order", f"{bid} comes after the auction has ended")
+        self.auction.push(bid)
+        result = self.auction.result
+        if result is None:
+            return
+        if result.kind is None:
+            self._void(result.void_reason)
+            return
+        self.contract = Contract(
+            kind=result.kind,
+            trump=result.trump,
+            buyer=result.buyer,
+            receiver=result.receiver,
+            ashkal=result.ashkal,
+        )
+        self.phase = "completion"
+        if self.stock is not None:
+            self._complete(self._rest_from_stock())
+
+    def _rest_from_stock(self) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+        assert self.contract is not None and self.stock is not None
+        completion = self.rules.deal.completion
+        rest = [0, 0, 0, 0]
+        position = 0
+        for offset in range(1, 5):
+            seat = (self.dealer + offset) % 4
+            size = completion.buyer if seat == self.contract.receiver else completion.others
+            for card in self.stock[position : position + size]:
+                rest[seat] |= 1 << card.index
+            position += size
+        rest[self.contract.receiver] |= 1 << self.faceup.index
+        return (rest[0], rest[1], rest[2], rest[3])
+
+    def _push_complete(self, action: Complete) -> None:
+        if self.phase != "completion":
+            raise IllegalAction("deal.completion", "the deal is completed once, after the auction")
+        assert self.contract is not None
+        completion = self.rules.deal.completion
+        given = 0
+        for seat, cards in enumerate(action.rest):
+            receiver = seat == self.contract.receiver
+            if receiver and not cards >> self.faceup.index & 1:
+                raise IllegalAction(
+                    "deal.completion",
+                    f"{SEAT_NAMES[seat]} bought and must receive the face-up card {self.faceup}",
+                )
+            size = completion.buyer + 1 if receiver else completion.others
+            if cards.bit_count() != size:
+                raise IllegalAction(
+                    "deal.completion",
+                    f"{SEAT_NAMES[seat]} received {cards.bit_count()} cards, not {size}",
+                )
+            if cards & (given | self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]):
+                clash = cards & (
+                    given | self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+                )
+                raise IllegalAction("deal.completion", f"{format_cards(clash)} was dealt twice")
+            given |= cards
+        self._complete(action.rest)
+
+    def _complete(self, rest: tuple[CardSet, ...]) -> None:
+        assert self.contract is not None
+        for seat in range(4):
+            self.hands[seat] |= rest[seat]
+        self.initial = tuple(self.hands)
+        self.play_rules = play_rules(self.rules, self.contract)
+        self.phase = "raises"
+        if self.rules.projects.declaration.option != "explicit":
+            for seat in range(4):
+                self._declared += projects_.automatic_declarations(
+                    self.rules, self.contract.kind, seat, self.hands[seat]
+                )
+
+    # raises
+
+    def _check_raise(self, action: Raise) -> None:
+        if self.phase != "raises" or self.contract is None:
+            raise IllegalAction(
+                "doubling.window",
+                "raises are called after the contract is final and before the first card",
+            )
+        contract = self.contract
+        levels = self.rules.doubling.chain.levels
+        if self._next_raise >= len(levels):
+            raise IllegalAction("doubling.chain", "the raise chain is complete")
+        level = levels[self._next_raise]
+        entitled: Team = (
+            contract.buyer_team if level.by == "buyer_team" else 1 - contract.buyer_team
+        )
+        side = "the buyer's side" if level.by == "buyer_team" else "the buyer's opponents"
+        if action.call == "pass":
+            if team(action.seat) != entitled:
+                raise IllegalAction(
+                    "doubling.chain",
+                    f"{SEAT_NAMES[action.seat]} passed, but the next raise ({level.call}) "
+                    f"belongs to {side}",
+                )
+            if action.seat in self._raise_passes:
+                raise IllegalAction("doubling.chain", f"{SEAT_NAMES[action.seat]} already passed")
+            return
+        if action.call != level.call:
+            known = self._raise_calls()
+            what = "not a raise" if action.call not in known else "not the next raise"
+            raise IllegalAction(
+                "doubling.chain",
+                f"{action.call!r} is {what}: the next raise is {level.call!r}, by {side}",
+            )
+        if team(action.seat) != entitled:
+            raise IllegalAction(
+                "doubling.chain",
+                f"{level.call!r} is called by {side}, not {SEAT_NAMES[action.seat]}",
+            )
+        if contract.kind == "sun":
+            self._check_sun_raise(action)
+
+    def _check_sun_raise(self, action: Raise) -> None:
+        assert self.contract is not None
+        rule = self.rules.doubling.sun
+        calls = self._raise_calls()
+        if calls.index(action.call) > calls.index(rule.max_call):
+            raise IllegalAction("doubling.sun", f"a Sun may be raised at most to {rule.max_call!r}")
+        buyer_team = self.contract.buyer_team
+        env = {"buyer_total": self.totals[buyer_team], "doubler_total": self.totals[1 - buyer_team]}
+        if not rule.condition.evaluate(env):
+            raise IllegalAction(
+                "doubling.sun",
+                f"a Sun may not be doubled at {TEAM_NAMES[buyer_team]} "
+                f"{self.totals[buyer_team]} against {TEAM_NAMES[1 - buyer_team]} "
+                f"{self.totals[1 - buyer_team]} (the condition is {rule.condition.source})",
+            )
+
+    def _apply_raise(self, action: Raise) -> None:
+        assert self.contract is not None
+        levels = self.rules.doubling.chain.levels
+        level = levels[self._next_raise]
+        if action.call == "pass":
+            self._raise_passes.add(action.seat)
+            if len(self._raise_passes) == 2:
+                self._close_raises()
+            return
+        self._raisers.append(action.seat)
+        self._next_raise += 1
+        self._raise_passes = set()
+        gahwa = level.call == "gahwa"  # the level that doubling.gahwa governs
+        locked = self.contract.locked and not (gahwa and self.rules.doubling.lock.gahwa_open)
+        self._set_contract(level=level.multiplier, gahwa=gahwa, locked=locked)
+        self._lock_by = self._lock_chooser(action.seat, level.call)
+        if self._next_raise >= len(levels):
+            self._close_raises()
+
+    def _lock_chooser(self, seat: Seat, call: str) -> Seat | None:
+        """Who may now choose locked or open [doubling.lock], if anyone."""
+        assert self.contract is not None
+        if self.contract.kind != "hokum":
+            return None
+        lock = self.rules.doubling.lock
+        calls = self._raise_calls()
+        if self.contract.gahwa and lock.gahwa_open:
+            return None
+        if lock.option == "doubler_at_double" and call == calls[0]:
+            return seat
+        if lock.option == "each_raiser":
+            return seat
+        if lock.option == "four_only" and len(calls) > 2 and call == calls[2]:
+            return seat
+        return None
+
+    def _close_raises(self) -> None:
+        """No more raises: the buyer chooses the lock now if the ruleset says so."""
+        assert self.contract is not None
+        self._next_raise = len(self.rules.doubling.chain.levels)
+        lock = self.rules.doubling.lock
+        if (
+            lock.option == "buyer_after_raises"
+            and self.contract.kind == "hokum"
+            and self._raisers
+            and not (self.contract.gahwa and lock.gahwa_open)
+        ):
+            self._lock_by = self.contract.buyer
+
+    def _check_lock(self, action: Lock) -> None:
+        if self._lock_by is None or self.tricks_done or self.trick:
+            raise IllegalAction(
+                "doubling.lock", f"{SEAT_NAMES[action.seat]} may not choose the lock now"
+            )
+        if action.seat != self._lock_by:
+            raise IllegalAction(
+                "doubling.lock",
+                f"the lock is chosen by {SEAT_NAMES[self._lock_by]}, not {SEAT_NAMES[action.seat]}",
+            )
+
+    def _apply_lock(self, action: Lock) -> None:
+        self._lock_by = None
+        self._set_contract(locked=action.locked)
+
+    def _set_contract(self, **changes: Any) -> None:
+        assert self.contract is not None
+        self.contract = replace(self.contract, raisers=tuple(self._raisers), **changes)
+        self.play_rules = play_rules(self.rules, self.contract)
+        self._legal_cache = (-1, 0)
+
+    # declarations and announcements
+
+    def _project(self, action: Declare) -> Project:
+        """The project a declaration makes, checked against the cards and the limits."""
+        self._check_declare(action)
+        assert self.contract is not None
+        kind = self.contract.kind
+        project = projects_.declared_project(
+            self.rules, kind, action.seat, self.initial[action.seat], action.name, action.cards
+        )
+        mine = [p for p in self._declared if p.seat == action.seat]
+        projects_.check_declarations(self.rules, kind, action.seat, [*mine, project])
+        return project
+
+    def _check_declare(self, action: Declare) -> None:
+        option = self.rules.projects.declaration.option
+        if option != "explicit":
+            raise IllegalAction(
+                "projects.declaration",
+                "this ruleset declares projects for the players; a 'declare' is not expected",
+            )
+        if self.phase not in ("raises", "play") or self.tricks_done:
+            raise IllegalAction("projects.declaration", "projects are declared in trick 1 only")
+        played = {(self.leader + i) % 4 for i in range(len(self.trick))}
+        if action.seat in played:
+            raise IllegalAction(
+                "projects.declaration",
+                f"{SEAT_NAMES[action.seat]} declared after playing its first card",
+            )
+
+    def _check_announce(self, action: Announce) -> None:
+        if action.what != "baloot":
+            raise IllegalAction("projects.baloot", f"{action.what!r} is not an announcement")
+        contract = self.contract
+        last = self.history[-1] if self.history else None
+        if contract is None or contract.trump is None:
+            raise IllegalAction("projects.baloot", "Baloot exists in Hokum only")
+        if not isinstance(last, Play) or last.seat != action.seat:
+            raise IllegalAction(
+                "projects.baloot", "Baloot is announced right after playing its King or Queen"
+            )
+        king, queen = card_of(Rank.KING, contract.trump), card_of(Rank.QUEEN, contract.trump)
+        pair = 1 << king.index | 1 << queen.index
+        if self.initial[action.seat] & pair != pair:
+            raise IllegalAction(
+                "projects.baloot", f"{SEAT_NAMES[action.seat]} does not hold {king} and {queen}"
+            )
+        if last.card not in (king, queen):
+            raise IllegalAction("projects.baloot", f"{last.card} is not the King or Queen of trump")
+        remaining = self.hands[action.seat] & pair
+        second = remaining == 0
+        if (self.rules.projects.baloot.announce == "second_card") != second:
+            when = "second" if self.rules.projects.baloot.announce == "second_card" else "first"
+            raise IllegalAction(
+                "projects.baloot", f"Baloot is announced with the {when} of {king} and {queen}"
+            )
+        if action.seat in self._announced:
+            raise IllegalAction("projects.baloot", "Baloot was already announced")
+
+    # play
+
+    def _push_play(self, action: Play) -> None:
+        if self.phase not in ("raises", "play"):
+            rule = "doubling.window" if self.phase == "completion" else "play.first_lead"
+            raise IllegalAction(rule, f"no card may be played during the {self.phase}")
+        seat = self.to_play()
+        if action.seat != seat:
+            raise IllegalAction(
+                "play.first_lead",
+                f"{SEAT_NAMES[action.seat]} played out of turn: it is {SEAT_NAMES[seat]}'s turn",
+            )
+        hand = self.hands[seat]
+        card = action.card
+        if not hand >> card.index & 1:
+            raise IllegalAction(
+                "play.follow_suit",
+                f"{SEAT_NAMES[seat]} played {card}, which it does not hold "
+                f"(holds {format_cards(hand)})",
+            )
+        if not self.legal_cards() >> card.index & 1:
+            assert self.play_rules is not None
+            self.play_rules.check(hand, self.trick, self.leader, card)
+            raise AssertionError("check() must reject what legal() excludes")  # pragma: no cover
+        if self.phase == "raises":  # the first card closes the raises and the lock choice
+            self.phase = "play"
+            self._lock_by = None
+        self._apply_play(seat, card)
+
+    def _apply_play(self, seat: Seat, card: Card) -> None:
+        self.hands[seat] &= ~(1 << card.index)
+        trick = (*self.trick, card.index)
+        if len(trick) < 4:
+            self.trick = trick
+            return
+        assert self.play_rules is not None
+        rules = self.play_rules
+        winner = (self.leader + rules.winner(trick)) % 4
+        winning_team = team(winner)
+        points = rules.points
+        self.points[winning_team] += (
+            points(trick[0]) + points(trick[1]) + points(trick[2]) + points(trick[3])
+        )
+        self.tricks[winning_team] += 1
+        self.tricks_done += 1
+        self.trick = ()
+        self.leader = winner
+        if self.tricks_done == 8:
+            self.last_trick_team = winning_team
+            self._score()
+
+    # end of the hand
+
+    def _void(self, reason: str) -> None:
+        self.void_reason = reason
+        self.phase = "over"
+
+    def _score(self) -> None:
+        contract = self.contract
+        assert contract is not None
+        first_seat = next_seat(self.dealer)
+        project_team, counted = projects_.counted_projects(
+            self.rules, contract, self._declared, first_seat
+        )
+        holder = projects_.baloot_holder(self.rules, contract, self.initial, self._declared)
+        aces = sum(1 << (suit * 8 + 7) for suit in range(4))
+        facts = HandFacts(
+            contract=contract,
+            card_points=(self.points[0], self.points[1]),
+            last_trick_team=self.last_trick_team,
+            tricks=(self.tricks[0], self.tricks[1]),
+            project_team=project_team,
+            project_raw=sum(p.raw for p in counted),
+            project_points=sum(p.game_points for p in counted),
+            baloot_team=None if holder is None else team(holder),
+            buyer_held_ace=bool(self.initial[contract.buyer] & aces),
+            buyer_is_first_seat=contract.buyer == first_seat,
+        )
+        self._score_result = score_hand(self.rules, facts)
+        self.phase = "over"
+
+    def result(self) -> HandResult:
+        """How the hand ended. Raises ValueError before it is over."""
+        if self.phase != "over":
+            raise ValueError("the hand is not over")
+        rotation = self.rules.deal.dealer_rotation.after_all_pass
+        same_dealer = (self.void_reason == "all_pass" and rotation == "same_dealer") or (
+            self.void_reason in ("exposed_ace", "kawesh")
+            and self.rules.deal.kawesh.option != "next_dealer"
+        )
+        next_dealer = self.dealer if same_dealer else next_seat(self.dealer)
+        if self.contract is None or self.void_reason:
+            return HandResult(None, self.void_reason, None, (0, 0), next_dealer)
+        score = self._score_result
+        assert score is not None
+        return HandResult(self.contract, "", score, score.game_points, next_dealer)
