@@ -59,7 +59,7 @@ def plays(trick: str) -> list[Action]:
 
 
 def worked_hand(rules: Ruleset = SAUDI) -> Hand:
-    hand = Hand.deal(rules, E, WORKED_DEAL, parse_card("QS"))
+    hand = Hand(rules, E, WORKED_DEAL, parse_card("QS"))
     for bid in [Bid(N, "hokum"), Bid(W, "pass"), Bid(S, "pass"), Bid(E, "pass")]:
         hand.push(bid)
     hand.push(Complete(WORKED_REST))  # N's confirmation is implied
@@ -90,7 +90,7 @@ def test_the_worked_hand_of_the_notation_draft() -> None:
 
 
 def test_trick_winners_of_the_worked_hand() -> None:
-    hand = Hand.deal(SAUDI, E, WORKED_DEAL, parse_card("QS"))
+    hand = Hand(SAUDI, E, WORKED_DEAL, parse_card("QS"))
     for bid in [
         Bid(N, "hokum"),
         Bid(W, "pass"),
@@ -110,7 +110,7 @@ def test_trick_winners_of_the_worked_hand() -> None:
 
 
 def test_a_play_that_breaks_a_rule_names_it() -> None:
-    hand = Hand.deal(SAUDI, E, WORKED_DEAL, parse_card("QS"))
+    hand = Hand(SAUDI, E, WORKED_DEAL, parse_card("QS"))
     for bid in [Bid(N, "hokum"), Bid(W, "pass"), Bid(S, "pass"), Bid(E, "pass")]:
         hand.push(bid)
     hand.push(Complete(WORKED_REST))
@@ -128,7 +128,7 @@ def test_a_play_that_breaks_a_rule_names_it() -> None:
 
 
 def test_completion_is_checked() -> None:
-    hand = Hand.deal(SAUDI, E, WORKED_DEAL, parse_card("QS"))
+    hand = Hand(SAUDI, E, WORKED_DEAL, parse_card("QS"))
     for bid in [Bid(N, "hokum"), Bid(W, "pass"), Bid(S, "pass"), Bid(E, "pass")]:
         hand.push(bid)
     wrong = (cards("KH JC 9C"), WORKED_REST[1], cards("QS QC KC"), WORKED_REST[3])
@@ -142,18 +142,18 @@ def test_completion_is_checked() -> None:
 def test_the_first_deal_is_checked() -> None:
     twice = (WORKED_DEAL[0], WORKED_DEAL[0], WORKED_DEAL[2], WORKED_DEAL[3])
     with pytest.raises(IllegalAction, match="dealt to two seats"):
-        Hand.deal(SAUDI, E, twice, parse_card("QS"))
+        Hand(SAUDI, E, twice, parse_card("QS"))
     with pytest.raises(IllegalAction, match="was also dealt"):
-        Hand.deal(SAUDI, E, WORKED_DEAL, parse_card("8S"))
+        Hand(SAUDI, E, WORKED_DEAL, parse_card("8S"))
     with pytest.raises(IllegalAction, match="W was dealt 4 cards, not 5"):
-        Hand.deal(SAUDI, E, (WORKED_DEAL[0], cards("KS JH QH 7D"), *WORKED_DEAL[2:]), CARDS[0])
+        Hand(SAUDI, E, (WORKED_DEAL[0], cards("KS JH QH 7D"), *WORKED_DEAL[2:]), CARDS[0])
 
 
 # --- declarations ----------------------------------------------------------------------------
 
 
 def completed(rules: Ruleset = SAUDI) -> Hand:
-    hand = Hand.deal(rules, E, WORKED_DEAL, parse_card("QS"))
+    hand = Hand(rules, E, WORKED_DEAL, parse_card("QS"))
     for bid in [Bid(N, "hokum"), Bid(W, "pass"), Bid(S, "pass"), Bid(E, "pass")]:
         hand.push(bid)
     hand.push(Complete(WORKED_REST))
@@ -240,7 +240,7 @@ def test_no_raise_after_the_first_card() -> None:
 
 
 def sun_hand(totals: tuple[int, int], rules: Ruleset = SAUDI) -> Hand:
-    hand = Hand.deal(rules, E, WORKED_DEAL, parse_card("QS"), totals=totals)
+    hand = Hand(rules, E, WORKED_DEAL, parse_card("QS"), totals=totals)
     hand.push(Bid(N, "sun"))
     hand.push(Complete(WORKED_REST))
     return hand
@@ -275,7 +275,7 @@ BALOOT_REST = (cards("9H AH TH"), cards("QC KC AC"), cards("QD KD AD"), cards("7
 
 def baloot_hand(rules: Ruleset) -> Hand:
     """N buys Hokum in hearts holding KH and QH, and leads KH."""
-    hand = Hand.deal(rules, E, BALOOT_DEAL, parse_card("9H"))
+    hand = Hand(rules, E, BALOOT_DEAL, parse_card("9H"))
     for action in [
         Bid(N, "hokum"),
         Bid(W, "pass"),
@@ -314,9 +314,7 @@ def test_replaying_a_hand_reproduces_it() -> None:
     rng = random.Random(7)
     for _ in range(50):
         original = random_hand(SAUDI, rng)
-        again = Hand.deal(
-            SAUDI, original.dealer, original.first_five, original.faceup, original.stock
-        )
+        again = Hand(SAUDI, original.dealer, original.first_five, original.faceup, original.stock)
         for action in original.history:
             again.push(action)
         assert again.result() == original.result()
@@ -427,7 +425,7 @@ def test_the_target_is_a_parameter() -> None:
 
 def test_all_pass_passes_the_deal_on() -> None:
     for name, expected in (("saudi", N), ("tazjel", E)):
-        hand = Hand.deal(load_ruleset(name), E, WORKED_DEAL, parse_card("QS"))
+        hand = Hand(load_ruleset(name), E, WORKED_DEAL, parse_card("QS"))
         for _ in range(2):
             for seat in (N, W, S, E):
                 hand.push(Bid(seat, "pass"))
@@ -449,10 +447,10 @@ def test_copy_is_independent() -> None:
 
 def test_an_exposed_ace_is_played_under_saudi_and_redealt_when_the_option_says() -> None:
     ace_up = parse_card("AC")
-    assert not Hand.deal(SAUDI, E, WORKED_DEAL, ace_up).is_over()
+    assert not Hand(SAUDI, E, WORKED_DEAL, ace_up).is_over()
     redeal = replace(SAUDI.deal.exposed_ace, option="redeal")
     rules = replace(SAUDI, deal=replace(SAUDI.deal, exposed_ace=redeal))
-    hand = Hand.deal(rules, E, WORKED_DEAL, ace_up)
+    hand = Hand(rules, E, WORKED_DEAL, ace_up)
     assert hand.is_over()
     assert hand.result().void_reason == "exposed_ace"
     assert hand.result().next_dealer == E  # the same dealer deals again
@@ -466,7 +464,7 @@ def test_kawesh_redeal_and_the_next_dealer(option: Any, next_dealer: int) -> Non
     rules = replace(SAUDI, deal=replace(SAUDI.deal, kawesh=kawesh))
     low = (cards("7S 8S 9S 7H 8H"), cards("TS JS QS KS AS"), cards("9H TH JH QH KH"),
            cards("AH 7D 8D 9D TD"))  # fmt: skip
-    hand = Hand.deal(rules, E, low, parse_card("JD"))
+    hand = Hand(rules, E, low, parse_card("JD"))
     hand.push(Bid(N, "kawesh"))
     assert hand.result().void_reason == "kawesh"
     assert hand.result().next_dealer == next_dealer
@@ -498,7 +496,7 @@ def test_lock_by_each_raiser() -> None:
 
 
 def test_the_first_lead_is_the_dealers_right_whoever_bought() -> None:
-    hand = Hand.deal(SAUDI, E, WORKED_DEAL, parse_card("QS"))
+    hand = Hand(SAUDI, E, WORKED_DEAL, parse_card("QS"))
     for seat in (N, W):
         hand.push(Bid(seat, "pass"))
     hand.push(Bid(S, "sun"))
@@ -526,3 +524,29 @@ def test_a_gahwa_decides_the_game() -> None:
         score = hand.result().score
         assert score is not None and score.match_winner is not None
         assert game.winner == score.match_winner
+
+
+@pytest.mark.parametrize("name", ["saudi", "tazjel", "majlis", "saudi-federation"])
+def test_legal_actions_are_exactly_what_push_accepts(name: str) -> None:
+    """Brute force over every raise, lock, announcement and card, at every step of random hands."""
+    rules = load_ruleset(name)
+    rng = random.Random(name)
+    raise_words = [level.call for level in rules.doubling.chain.levels] + ["pass"]
+    for _ in range(12):
+        hand = Hand.shuffled(rules, rng.randrange(4), rng.sample(CARDS, 32), (120, 40))
+        while hand.phase == "auction":
+            hand.push(choose(hand, rng))
+        while not hand.is_over():
+            legal = set(hand.legal_actions())
+            candidates: list[Action] = [Play(hand.to_play(), card) for card in CARDS]
+            for seat in range(4):
+                candidates += [Raise(seat, word) for word in raise_words]
+                candidates += [Lock(seat, True), Lock(seat, False), Announce(seat)]
+            for action in candidates:
+                try:
+                    hand.copy().push(action)
+                except IllegalAction:
+                    assert action not in legal, action
+                else:
+                    assert action in legal, action
+            hand.push(choose(hand, rng))

@@ -149,16 +149,23 @@ class Auction:
             legal = [Bid(seat, "hokum", self.pending[1])]
         else:
             legal = [Bid(seat, "pass")]
+            candidates = []
             if self.window == "calls":
                 legal.append(Bid(seat, "sun"))
-                candidates = [Bid(seat, "ashkal"), Bid(seat, "kawesh")]
-            else:
-                candidates = []
+                if not self._ashkal_refusal(seat):
+                    legal.append(Bid(seat, "ashkal"))
+                if self.rules.deal.kawesh.option != "disabled":
+                    candidates.append(Bid(seat, "kawesh"))
             if self.pending is None or self.window == "hijack":
                 if self.round == 1:
                     legal.append(Bid(seat, "hokum"))
                 else:
-                    candidates += [Bid(seat, "hokum", suit) for suit in Suit]
+                    barred = self.rules.bidding.round2_hokum_suit.option == "other_than_faceup"
+                    legal += [
+                        Bid(seat, "hokum", suit)
+                        for suit in Suit
+                        if not (barred and suit is self.faceup.suit)
+                    ]
         for bid in candidates:
             try:
                 self._check(bid)
@@ -263,24 +270,28 @@ class Auction:
             )
 
     def _check_ashkal(self, seat: Seat) -> None:
-        rule = self.rules.bidding.ashkal_eligibility
-        position = self.position(seat)
-        why = ""
-        if position not in rule.seats:
-            allowed = " and ".join(str(p) for p in rule.seats)
-            why = (
-                f"only bidding positions {allowed} may say Ashkal; {SEAT_NAMES[seat]} is {position}"
-            )
-        elif self.round not in rule.rounds:
-            why = f"Ashkal may not be said in round {self.round}"
-        elif rule.ace_faceup == "forbidden" and self.faceup.rank is Rank.ACE:
-            why = f"Ashkal may not be said on an Ace face-up card ({self.faceup})"
-        elif rule.when == "vs_opposing_hokum" and (
-            self.pending is None or team(self.pending[0]) == team(seat)
-        ):
-            why = "Ashkal may only answer an opponent's pending Hokum"
+        why = self._ashkal_refusal(seat)
         if why:
             raise IllegalAction("bidding.ashkal.eligibility", why)
+
+    def _ashkal_refusal(self, seat: Seat) -> str:
+        """Why ``seat`` may not say Ashkal now, or an empty string when it may."""
+        rule = self.rules.bidding.ashkal_eligibility
+        position = self.position(seat)
+        if position not in rule.seats:
+            allowed = " and ".join(str(p) for p in rule.seats)
+            return (
+                f"only bidding positions {allowed} may say Ashkal; {SEAT_NAMES[seat]} is {position}"
+            )
+        if self.round not in rule.rounds:
+            return f"Ashkal may not be said in round {self.round}"
+        if rule.ace_faceup == "forbidden" and self.faceup.rank is Rank.ACE:
+            return f"Ashkal may not be said on an Ace face-up card ({self.faceup})"
+        if rule.when == "vs_opposing_hokum" and (
+            self.pending is None or team(self.pending[0]) == team(seat)
+        ):
+            return "Ashkal may only answer an opponent's pending Hokum"
+        return ""
 
     def _check_kawesh(self, seat: Seat) -> None:
         option = self.rules.deal.kawesh.option

@@ -80,7 +80,8 @@ class HandResult:
 
 
 class Hand:
-    """A hand in progress. Build it with :meth:`deal` (cards given) or :meth:`shuffled`."""
+    """A hand in progress: ``Hand(rules, dealer, first_five, faceup)`` for a recorded deal, or
+    :meth:`shuffled` to deal from a pack."""
 
     __slots__ = (
         "_announced",
@@ -123,7 +124,30 @@ class Hand:
         stock: tuple[Card, ...] | None = None,
         totals: tuple[int, int] = (0, 0),
     ) -> None:
-        """Start a hand from its first deal (see :meth:`deal` for the checked constructor)."""
+        """Start a hand from its first deal [deal.first_round, deal.faceup]: the first five
+        cards of each seat (index = seat), the face-up card, and, for a hand dealt from a
+        shuffled pack, the stock the completion comes from (top first).
+
+        Raises:
+            IllegalAction: a seat without the right number of cards, or a card given twice.
+        """
+        size = sum(rules.deal.first_round.packets)
+        seen = 0
+        for seat, cards in enumerate(first_five):
+            if cards.bit_count() != size:
+                raise IllegalAction(
+                    "deal.first_round",
+                    f"{SEAT_NAMES[seat]} was dealt {cards.bit_count()} cards, not {size}",
+                )
+            if seen & cards:
+                raise IllegalAction(
+                    "deal.first_round", f"{format_cards(seen & cards)} dealt to two seats"
+                )
+            seen |= cards
+        if seen >> faceup.index & 1:
+            raise IllegalAction("deal.faceup", f"the face-up card {faceup} was also dealt")
+        if stock is not None and (card_set(stock) & (seen | 1 << faceup.index)):
+            raise IllegalAction("deal.completion", "the stock holds cards already dealt")
         self.rules = rules
         self.dealer = dealer
         self.first_five = first_five
@@ -161,40 +185,6 @@ class Hand:
     # --- construction -----------------------------------------------------------------------
 
     @classmethod
-    def deal(
-        cls,
-        rules: Ruleset,
-        dealer: Seat,
-        first_five: tuple[CardSet, CardSet, CardSet, CardSet],
-        faceup: Card,
-        stock: tuple[Card, ...] | None = None,
-        totals: tuple[int, int] = (0, 0),
-    ) -> Hand:
-        """A hand from its first deal, checked [deal.first_round, deal.faceup].
-
-        Raises:
-            IllegalAction: a seat without the right number of cards, or a card given twice.
-        """
-        size = sum(rules.deal.first_round.packets)
-        seen = 0
-        for seat, cards in enumerate(first_five):
-            if cards.bit_count() != size:
-                raise IllegalAction(
-                    "deal.first_round",
-                    f"{SEAT_NAMES[seat]} was dealt {cards.bit_count()} cards, not {size}",
-                )
-            if seen & cards:
-                raise IllegalAction(
-                    "deal.first_round", f"{format_cards(seen & cards)} dealt to two seats"
-                )
-            seen |= cards
-        if seen >> faceup.index & 1:
-            raise IllegalAction("deal.faceup", f"the face-up card {faceup} was also dealt")
-        if stock is not None and (card_set(stock) & (seen | 1 << faceup.index)):
-            raise IllegalAction("deal.completion", "the stock holds cards already dealt")
-        return cls(rules, dealer, first_five, faceup, stock, totals)
-
-    @classmethod
     def shuffled(
         cls, rules: Ruleset, dealer: Seat, pack: list[Card], totals: tuple[int, int] = (0, 0)
     ) -> Hand:
@@ -210,7 +200,7 @@ class Hand:
                 position += packet
         faceup = pack[position]
         first_five = (hands[0], hands[1], hands[2], hands[3])
-        return cls.deal(rules, dealer, first_five, faceup, tuple(pack[position + 1 :]), totals)
+        return cls(rules, dealer, first_five, faceup, tuple(pack[position + 1 :]), totals)
 
     def copy(self) -> Hand:
         """An independent copy (cheap: a few small lists)."""
@@ -243,14 +233,18 @@ class Hand:
 
     def legal_cards(self) -> CardSet:
         """The cards the seat to play may play now (empty outside the play phases)."""
-        if self.phase not in ("play", "raises") or self.play_rules is None:
+        rules = self.play_rules
+        if rules is None or self.phase == "over":
             return 0
-        key = self.tricks_done * 8 + len(self.trick)
-        if self._legal_cache[0] != key:
-            seat = self.to_play()
-            legal = self.play_rules.legal(self.hands[seat], self.trick, self.leader)
-            self._legal_cache = (key, legal)
-        return self._legal_cache[1]
+        trick = self.trick
+        key = self.tricks_done * 8 + len(trick)
+        cached = self._legal_cache
+        if cached[0] == key:
+            return cached[1]
+        leader = self.leader
+        legal = rules.legal(self.hands[(leader + len(trick)) % 4], trick, leader)
+        self._legal_cache = (key, legal)
+        return legal
 
     def legal_actions(self) -> list[Action]:
         """Every action that may come next, except a :class:`Complete` (it carries the deal)
@@ -281,14 +275,13 @@ class Hand:
             return []
         level = levels[self._next_raise]
         entitled = self.contract.buyer_team ^ (level.by != "buyer_team")
+        may_raise = self.contract.kind == "hokum" or self._sun_raise_refusal(level.call) == ""
         actions: list[Action] = []
         for seat in (entitled, entitled + 2):
-            for action in (Raise(seat, level.call), Raise(seat, "pass")):
-                try:
-                    self._check_raise(action)
-                except IllegalAction:
-                    continue
-                actions.append(action)
+            if may_raise:
+                actions.append(Raise(seat, level.call))
+            if seat not in self._raise_passes:
+                actions.append(Raise(seat, "pass"))
         return actions
 
     def _raise_calls(self) -> list[str]:
@@ -490,20 +483,26 @@ class Hand:
             self._check_sun_raise(action)
 
     def _check_sun_raise(self, action: Raise) -> None:
+        why = self._sun_raise_refusal(action.call)
+        if why:
+            raise IllegalAction("doubling.sun", why)
+
+    def _sun_raise_refusal(self, call: str) -> str:
+        """Why a Sun may not be raised with ``call`` [doubling.sun], or an empty string."""
         assert self.contract is not None
         rule = self.rules.doubling.sun
         calls = self._raise_calls()
-        if calls.index(action.call) > calls.index(rule.max_call):
-            raise IllegalAction("doubling.sun", f"a Sun may be raised at most to {rule.max_call!r}")
+        if calls.index(call) > calls.index(rule.max_call):
+            return f"a Sun may be raised at most to {rule.max_call!r}"
         buyer_team = self.contract.buyer_team
         env = {"buyer_total": self.totals[buyer_team], "doubler_total": self.totals[1 - buyer_team]}
         if not rule.condition.evaluate(env):
-            raise IllegalAction(
-                "doubling.sun",
+            return (
                 f"a Sun may not be doubled at {TEAM_NAMES[buyer_team]} "
                 f"{self.totals[buyer_team]} against {TEAM_NAMES[1 - buyer_team]} "
-                f"{self.totals[1 - buyer_team]} (the condition is {rule.condition.source})",
+                f"{self.totals[1 - buyer_team]} (the condition is {rule.condition.source})"
             )
+        return ""
 
     def _apply_raise(self, action: Raise) -> None:
         assert self.contract is not None
@@ -640,7 +639,7 @@ class Hand:
         if self.phase not in ("raises", "play"):
             rule = "doubling.window" if self.phase == "completion" else "play.first_lead"
             raise IllegalAction(rule, f"no card may be played during the {self.phase}")
-        seat = self.to_play()
+        seat = (self.leader + len(self.trick)) % 4
         if action.seat != seat:
             raise IllegalAction(
                 "play.first_lead",

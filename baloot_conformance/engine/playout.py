@@ -24,7 +24,7 @@ def choose(hand: Hand, rng: random.Random) -> Action:
         return announcement
     if hand.phase == "play" and hand.tricks_done:  # the common case, kept cheap
         legal = hand.legal_cards()
-        for _ in range(rng.randrange(legal.bit_count())):
+        for _ in range(int(rng.random() * legal.bit_count())):
             legal &= legal - 1  # drop the lowest card
         return Play(hand.to_play(), CARDS[(legal & -legal).bit_length() - 1])
     actions = hand.legal_actions()
