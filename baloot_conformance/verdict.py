@@ -9,10 +9,40 @@ render these objects; they compute nothing themselves.
 
 from __future__ import annotations
 
+import linecache
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from baloot_conformance import transcript as tr
+from baloot_conformance.cards import SUIT_CODES, Card
+from baloot_conformance.engine.actions import (
+    Action,
+    Announce,
+    Bid,
+    Complete,
+    Declare,
+    Lock,
+    Play,
+    Raise,
+)
+from baloot_conformance.engine.game import Game
+from baloot_conformance.engine.hand import Hand, HandResult
+from baloot_conformance.engine.model import (
+    SEAT_NAMES,
+    TEAM_NAMES,
+    CardSet,
+    Contract,
+    IllegalAction,
+    Seat,
+    card_set,
+    cards_of,
+    format_cards,
+    seat_from_name,
+)
+from baloot_conformance.engine.projects import find_projects
 from baloot_conformance.errors import Location
+from baloot_conformance.ruleset import Ruleset, load_ruleset
 
 Status = Literal["pass", "fail", "error"]
 DivergenceKind = Literal["illegal_event", "wrong_claim", "missing_claim"]
@@ -88,3 +118,715 @@ class RunSummary:
     @property
     def ok(self) -> bool:
         return self.failed == 0 and self.errors == 0
+
+
+# --- replaying a hand ----------------------------------------------------------------------
+
+#: How the notation names each project of the rulesets (both hundreds are "hundred").
+PROJECT_WORDS = {
+    "sira": "sira",
+    "fifty": "fifty",
+    "hundred.sequence": "hundred",
+    "hundred.four_of_a_kind": "hundred",
+    "four_hundred": "four_hundred",
+}
+_RESULT_WORDS = {"made": "made", "failed": "failed", "split": "tie"}
+
+
+class _Stop(Exception):
+    """The hand cannot be followed any further (after an event the engine cannot apply)."""
+
+
+class HandChecker:
+    """Replays one transcript hand under a ruleset and collects its divergences.
+
+    Events go to the engine in order; an illegal event is a divergence, and replay goes on
+    along the transcript's own events where the engine can follow them (a card that breaks an
+    obligation is still played), so that later, independent problems are still found. Each
+    claim is compared with the engine's own figure at the point where it stands.
+    """
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        path: str,
+        ruleset_name: str,
+        game: Game,
+        expected_dealer: Seat | None,
+    ) -> None:
+        self.rules = rules
+        self.game = game
+        self.path = path
+        self.ruleset_name = ruleset_name
+        self.totals = game.totals
+        """Game totals before the hand (a ``start`` line overrides them)."""
+        self.expected_dealer = expected_dealer
+        self.divergences: list[Divergence] = []
+        self.events = 0
+        self.claims = 0
+        self.engine: Hand | None = None
+        self.dealer: Seat | None = None
+        self.first_five: dict[Seat, CardSet] = {}
+        self.holds: dict[Seat, CardSet] = {}
+        self.faceup: Card | None = None
+        self.rest: dict[Seat, CardSet] = {}
+        self.played: dict[Seat, CardSet] | None = None
+        """Each seat's eight cards as played, when no ``rest`` or ``hold`` lines give them."""
+        self.plays = 0
+        """Cards played so far."""
+        self.tricks: list[tuple[Seat, int]] = []
+        """Each finished trick's winner and card points."""
+        self.result: HandResult | None = None
+
+    def scan(self, hand: tr.Hand) -> None:
+        """Note the completion of the deal before replay: engines log it as ``rest`` lines,
+        within ``hold`` lines, or not at all (then each seat's cards are the ones it plays)."""
+        played: dict[Seat, CardSet] = {seat: 0 for seat in range(4)}
+        for item in hand.items:
+            if isinstance(item, tr.Rest):
+                self.rest[seat_from_name(item.seat)] = card_set(item.cards)
+            elif isinstance(item, tr.Play):
+                played[seat_from_name(item.seat)] |= 1 << item.card.index
+        if len(self.rest) < 4 and all(cards.bit_count() == 8 for cards in played.values()):
+            self.played = played
+
+    # --- reporting ------------------------------------------------------------------------
+
+    def diverge(
+        self,
+        item: tr.Item,
+        kind: DivergenceKind,
+        rule_id: str | None,
+        message: str,
+        expected: str | None = None,
+        claimed: str | None = None,
+    ) -> None:
+        self.divergences.append(
+            Divergence(
+                position=item.position,
+                location=Location(self.path, item.line, item.column),
+                rule_id=rule_id,
+                kind=kind,
+                message=message,
+                expected=expected,
+                claimed=claimed,
+                root=not self.divergences,
+                source=linecache.getline(self.path, item.line).rstrip("\r\n") or None,
+            )
+        )
+
+    # --- events ---------------------------------------------------------------------------
+
+    def event(self, item: tr.Event) -> None:
+        """Apply one event; raises :class:`_Stop` when the hand cannot be followed further."""
+        self.events += 1
+        if isinstance(item, tr.Start):
+            ns = self.totals[0] if item.ns is None else item.ns
+            ew = self.totals[1] if item.ew is None else item.ew
+            self.totals = self.game.totals = (ns, ew)
+        elif isinstance(item, tr.Dealer):
+            self.dealer = seat_from_name(item.seat)
+            if self.expected_dealer is not None and self.dealer != self.expected_dealer:
+                self.diverge(
+                    item,
+                    "illegal_event",
+                    self.rules.deal.dealer_rotation.id,
+                    f"{item.seat} deals, but the deal passes to "
+                    f"{SEAT_NAMES[self.expected_dealer]} after the previous hand",
+                    expected=SEAT_NAMES[self.expected_dealer],
+                    claimed=item.seat,
+                )
+        elif isinstance(item, tr.Deal):
+            self.first_five[seat_from_name(item.seat)] = card_set(item.cards)
+        elif isinstance(item, tr.Hold):
+            self.holds[seat_from_name(item.seat)] = card_set(item.cards)
+        elif isinstance(item, tr.FaceUp):
+            self.faceup = item.card
+        elif isinstance(item, tr.Rest):
+            if self.engine is not None and self.engine.phase in ("auction", "completion"):
+                self._complete(item)
+        else:
+            engine = self._engine(item)
+            if not (isinstance(item, tr.Call) and item.phase == "bid") and engine.phase in (
+                "auction",
+                "completion",
+            ):
+                self._complete(item)
+            action = self._action(item, engine)
+            if action is not None:
+                self._push(item, engine, action)
+
+    def _engine(self, item: tr.Item) -> Hand:
+        """The engine hand, started from the deal at the first event that needs it."""
+        if self.engine is not None:
+            return self.engine
+        if self.dealer is None or self.faceup is None:
+            raise _Stop(f"{item.position} comes before the hand's 'dealer' and 'faceup' lines")
+        if self.holds:
+            first_five = self._five_of_holds()
+        elif len(self.first_five) == 4:
+            first_five = tuple(self.first_five[s] for s in range(4))
+        else:
+            raise _Stop("the deal is incomplete: four 'deal' lines (or 'hold' lines) are needed")
+        try:
+            self.engine = Hand(
+                self.rules,
+                self.dealer,
+                (first_five[0], first_five[1], first_five[2], first_five[3]),
+                self.faceup,
+                totals=self.totals,
+            )
+        except IllegalAction as exc:
+            raise _Stop(f"inconsistent deal: {exc.reason}") from None
+        return self.engine
+
+    def _five_of_holds(self) -> tuple[CardSet, ...]:
+        """First-round cards for a hand known only as eight cards: any five but the face-up
+        card (the auction depends on the face-up card alone, Kawesh aside)."""
+        assert self.faceup is not None
+        if len(self.holds) != 4:
+            raise _Stop("the deal is incomplete: four 'hold' lines are needed")
+        five = []
+        for seat in range(4):
+            cards = self.holds[seat] & ~(1 << self.faceup.index)
+            picked = 0
+            for _ in range(5):
+                low = cards & -cards
+                picked |= low
+                cards ^= low
+            five.append(picked)
+        return tuple(five)
+
+    def _action(self, item: tr.Event, engine: Hand) -> Action | None:
+        if isinstance(item, tr.Call):
+            seat = seat_from_name(item.seat)
+            if item.phase == "raise" and item.word in ("closed", "open"):
+                return Lock(seat, item.word == "closed")  # a lock chosen on its own
+            if item.phase == "bid":
+                suit = SUIT_CODES.get(item.args[0]) if item.args else None
+                return Bid(seat, item.word, suit)
+            locks = [a for a in item.args if a in ("closed", "open")]
+            self._push(item, engine, Raise(seat, item.word))
+            if not locks or (locks[0] == "open" and not engine.can_lock(seat)):
+                return None  # "open" where no lock can be chosen states what already holds
+            return Lock(seat, locks[0] == "closed")
+        if isinstance(item, tr.Declare):
+            cards = self._declared(item, engine)
+            return Declare(seat_from_name(item.seat), _project_name(item.project, cards), cards)
+        if isinstance(item, tr.Baloot):
+            return Announce(seat_from_name(item.seat))
+        if isinstance(item, tr.Play):
+            self.plays += 1
+            return Play(seat_from_name(item.seat), item.card)
+        if isinstance(item, tr.Foul):
+            return None  # foul calls are recorded, not judged, by this version of the kit
+        raise _Stop(f"{item.position}: no rule covers this event")
+
+    def _declared(self, item: tr.Declare, engine: Hand) -> CardSet:
+        if item.cards:
+            return card_set(item.cards)
+        # Without cards, the declaration names the seat's project of that name, if unique.
+        seat = seat_from_name(item.seat)
+        if engine.contract is None or not engine.initial:
+            return 0
+        found = [
+            p.cards
+            for p in find_projects(self.rules, engine.contract.kind, seat, engine.initial[seat])
+            if PROJECT_WORDS[p.name] == item.project
+        ]
+        return found[0] if len(found) == 1 else 0
+
+    def _complete(self, item: tr.Item) -> None:
+        engine = self._engine(item)
+        engine.settle_auction()
+        if engine.phase != "completion" or engine.contract is None:
+            if engine.phase == "auction":
+                self.diverge(
+                    item,
+                    "illegal_event",
+                    self.rules.bidding.order.id,
+                    f"{item.position} comes before the auction is over "
+                    f"(it is {SEAT_NAMES[engine.auction.to_call()]}'s call)",
+                )
+                raise _Stop(f"cannot continue after {item.position}")
+            return
+        receiver = engine.contract.receiver
+        assert self.faceup is not None
+        if self.holds:
+            rest = [self.holds[s] & ~engine.hands[s] for s in range(4)]
+        elif len(self.rest) == 4:
+            rest = [self.rest[s] for s in range(4)]
+            rest[receiver] |= 1 << self.faceup.index
+        elif self.played is not None:
+            rest = [self.played[s] & ~engine.hands[s] for s in range(4)]
+        else:
+            raise _Stop(
+                "the completion of the deal is not recorded ('rest' lines) and cannot be "
+                "read from the play (the hand is not played out)"
+            )
+        self._push(item, engine, Complete((rest[0], rest[1], rest[2], rest[3])))
+
+    def _push(self, item: tr.Item, engine: Hand, action: Action) -> None:
+        try:
+            engine.push(action)
+        except IllegalAction as exc:
+            self.diverge(item, "illegal_event", exc.rule_id, exc.reason)
+            if not (isinstance(action, Play) and engine.force_play(action)):
+                raise _Stop(f"cannot continue after {item.position}") from None
+        if isinstance(action, Play) and not engine.trick and engine.tricks_done:
+            self._trick_done(engine)
+
+    def _trick_done(self, engine: Hand) -> None:
+        self.tricks.append((engine.leader, engine.last_trick_points))
+        self.finish(engine)
+
+    def finish(self, engine: Hand) -> None:
+        """Record the hand in the game once it is over (played out or void)."""
+        if engine.is_over() and self.result is None:
+            self.result = engine.result()
+            if not self.game.is_over():
+                self.game.record(self.result)
+
+    # --- claims ---------------------------------------------------------------------------
+
+    def claim(self, item: tr.Claim) -> None:
+        self.claims += 1
+        engine = self.engine
+        if isinstance(item, tr.ContractClaim):
+            self._claim_contract(item)
+        elif isinstance(item, tr.WinnerClaim):
+            winner = self.game.winner
+            expected = TEAM_NAMES[winner] if winner is not None else "none"
+            if item.team != expected:
+                self.diverge(
+                    item,
+                    "wrong_claim",
+                    self.rules.game.target.id,
+                    f"{expected} won the game"
+                    if winner is not None
+                    else f"the game is not over (totals {_pair_words(self.game.totals)})",
+                    expected=expected,
+                    claimed=item.team,
+                )
+        elif isinstance(item, tr.TrickClaim):
+            self._claim_trick(item)
+        elif isinstance(item, tr.LegalClaim):
+            if engine is None or engine.phase not in ("raises", "play"):
+                self.diverge(item, "wrong_claim", None, "a legal-set claim before the play")
+                return
+            seat = seat_from_name(item.seat)
+            legal = engine.legal_cards()
+            claimed = card_set(item.cards)
+            if seat != engine.to_play():
+                self.diverge(
+                    item,
+                    "wrong_claim",
+                    self.rules.play.first_lead.id,
+                    f"the legal set is claimed for {item.seat}, but "
+                    f"{SEAT_NAMES[engine.to_play()]} plays next",
+                )
+            elif claimed != legal:
+                self.diverge(
+                    item,
+                    "wrong_claim",
+                    _legal_rule(self.rules, engine, legal, claimed),
+                    f"{item.seat} may play {format_cards(legal)}, not {format_cards(claimed)} "
+                    f"(holds {format_cards(engine.hands[seat])})",
+                    expected=format_cards(legal),
+                    claimed=format_cards(claimed),
+                )
+        else:
+            self._claim_result(item)
+
+    def _claim_contract(self, item: tr.ContractClaim) -> None:
+        engine = self.engine
+        if engine is not None:
+            engine.settle_auction()
+        contract = engine.contract if engine is not None else None
+        if item.buyer is None:
+            void = engine is not None and engine.void_reason == "all_pass"
+            if not void:
+                self.diverge(
+                    item,
+                    "wrong_claim",
+                    self.rules.bidding.all_pass.id,
+                    "the hand has a contract"
+                    if contract
+                    else "the auction is not over: no contract yet",
+                    expected=contract_words(contract),
+                    claimed="none",
+                )
+            return
+        if contract is None:
+            self.diverge(
+                item,
+                "wrong_claim",
+                self.rules.bidding.all_pass.id if engine and engine.void_reason else None,
+                "the claimed contract does not exist at this point",
+                expected="none",
+                claimed=_claim_words(item),
+            )
+            return
+        expected = contract_words(contract, item.multiplier is not None, item.lock is not None)
+        claimed = _claim_words(item)
+        if contract.kind == "sun" and claimed.endswith(" open"):
+            claimed = claimed[: -len(" open")]  # a Sun is always open: saying so is no error
+        if claimed != expected:
+            self.diverge(
+                item,
+                "wrong_claim",
+                _contract_rule(self.rules, contract, item),
+                f"the contract is {expected}, not {_claim_words(item)}",
+                expected=expected,
+                claimed=_claim_words(item),
+            )
+
+    def _claim_trick(self, item: tr.TrickClaim) -> None:
+        if item.trick > len(self.tricks):
+            self.diverge(item, "wrong_claim", None, f"trick {item.trick} is not complete")
+            return
+        winner, points = self.tricks[item.trick - 1]
+        if item.winner != SEAT_NAMES[winner]:
+            self.diverge(
+                item,
+                "wrong_claim",
+                self.rules.play.trick_winner.id,
+                f"trick {item.trick} is won by {SEAT_NAMES[winner]}, not {item.winner}",
+                expected=SEAT_NAMES[winner],
+                claimed=item.winner,
+            )
+        elif item.points is not None and item.points != points:
+            self.diverge(
+                item,
+                "wrong_claim",
+                self.rules.cards.points_trump.id
+                if self.engine and self.engine.contract and self.engine.contract.kind == "hokum"
+                else self.rules.cards.points_plain.id,
+                f"trick {item.trick} holds {points} card points, not {item.points}",
+                expected=str(points),
+                claimed=str(item.points),
+            )
+
+    def _claim_result(self, item: tr.Claim) -> None:
+        result = self.result
+        if result is None:
+            void = self.engine is not None and self.engine.is_over()
+            if void and self.engine is not None:
+                result = self.engine.result()
+            else:
+                self.diverge(item, "wrong_claim", None, "the hand is not over yet")
+                return
+        score = result.score
+        expected: str | None
+        claimed: str
+        if isinstance(item, tr.TeamClaim):
+            figures = self._team_figures(item.name, result)
+            if figures is None:
+                return  # a figure this version of the kit does not compute
+            expected_pair, rule = figures
+            claimed_pair = (item.ns, item.ew)
+            wrong = [
+                t
+                for t in (0, 1)
+                if claimed_pair[t] is not None and claimed_pair[t] != expected_pair[t]
+            ]
+            if wrong:
+                expected = _pair_words(expected_pair)
+                claimed = _pair_words(claimed_pair)
+                self.diverge(
+                    item,
+                    "wrong_claim",
+                    rule,
+                    f"{item.name} is {expected}, not {claimed}",
+                    expected=expected,
+                    claimed=claimed,
+                )
+            return
+        if isinstance(item, tr.ResultClaim):
+            expected = result_word(result)
+            if item.outcome != expected:
+                decider = score.decided_by[0] if score and score.decided_by else None
+                self.diverge(
+                    item,
+                    "wrong_claim",
+                    decider,
+                    f"the result is {expected}, not {item.outcome}",
+                    expected=expected,
+                    claimed=item.outcome,
+                )
+        elif isinstance(item, tr.KabootClaim):
+            team_ = score.kaboot_team if score else None
+            expected = TEAM_NAMES[team_] if team_ is not None else "none"
+            if item.team != expected:
+                self.diverge(
+                    item,
+                    "wrong_claim",
+                    self.rules.scoring.kaboot.id,
+                    f"the Kaboot is {expected}'s, not {item.team}'s"
+                    if team_ is not None
+                    else f"no team took every trick ({item.team} claimed a Kaboot)",
+                    expected=expected,
+                    claimed=item.team,
+                )
+
+    def _team_figures(self, name: str, result: HandResult) -> tuple[tuple[int, int], str] | None:
+        score = result.score
+        if name == "total":
+            points = result.game_points
+            return (
+                self.totals[0] + points[0],
+                self.totals[1] + points[1],
+            ), self.rules.game.target.id
+        if name == "score":
+            return result.game_points, (
+                score.decided_by[-1]
+                if score and score.decided_by
+                else self.rules.scoring.round_value.id
+            )
+        if score is None:
+            return (0, 0), self.rules.bidding.all_pass.id
+        if name == "abnat":
+            return score.abnat, self.rules.cards.last_trick.id
+        if name == "aklat":
+            last = self.engine.last_trick_team if self.engine else 0
+            aklat = card_points_without_last_trick(self.rules, score.abnat, last)
+            return aklat, self.rules.cards.points_plain.id
+        if name == "projects":
+            return score.projects, self.rules.projects.comparison.id
+        return None
+
+    # --- the end --------------------------------------------------------------------------
+
+    def verdict(self, hand: tr.Hand, stopped: str | None) -> HandVerdict:
+        location = Location(self.path, hand.line, hand.column)
+        if stopped and not self.divergences:
+            return HandVerdict(
+                self.path,
+                self.ruleset_name,
+                hand.position,
+                "error",
+                error=stopped,
+                location=location,
+                events=self.events,
+                claims=self.claims,
+            )
+        return HandVerdict(
+            self.path,
+            self.ruleset_name,
+            hand.position,
+            "fail" if self.divergences else "pass",
+            tuple(self.divergences),
+            error=stopped,
+            location=location,
+            events=self.events,
+            claims=self.claims,
+        )
+
+
+#: Claims that ``--require`` can demand, for a strict gate.
+REQUIRABLE_CLAIMS = (
+    "contract", "trick", "legal", "abnat", "aklat", "projects", "score", "total", "result",
+    "kaboot", "winner",
+)  # fmt: skip
+
+
+def check_hand(
+    rules: Ruleset,
+    hand: tr.Hand,
+    path: str,
+    ruleset_name: str,
+    game: Game,
+    expected_dealer: Seat | None = None,
+    required: frozenset[str] = frozenset(),
+) -> tuple[HandVerdict, HandChecker]:
+    """Replay one hand of ``game``; the checker is returned too (its result, for the next).
+
+    ``required`` names claims that must be present (see :data:`REQUIRABLE_CLAIMS`); each one
+    missing is a ``missing_claim`` divergence.
+    """
+    checker = HandChecker(rules, path, ruleset_name, game, expected_dealer)
+    checker.scan(hand)
+    stopped: str | None = None
+    try:
+        for item in hand.items:
+            if isinstance(item, tr.Event):
+                checker.event(item)
+                if checker.engine is not None:
+                    checker.finish(checker.engine)
+            elif isinstance(item, tr.Claim):
+                checker.claim(item)
+    except _Stop as exc:
+        stopped = str(exc)
+    if required and stopped is None:
+        _check_required(checker, hand, required)
+    # The game goes on from the transcript's own running totals, so that one wrong hand does
+    # not make every later total wrong too.
+    claimed = [i for i in hand.items if isinstance(i, tr.TeamClaim) and i.name == "total"]
+    if claimed and claimed[-1].ns is not None and claimed[-1].ew is not None:
+        game.totals = (claimed[-1].ns, claimed[-1].ew)
+    return checker.verdict(hand, stopped), checker
+
+
+def _check_required(checker: HandChecker, hand: tr.Hand, required: frozenset[str]) -> None:
+    """A ``missing_claim`` divergence for each required claim the hand leaves out."""
+    claims = [i for i in hand.items if isinstance(i, tr.Claim)]
+    names = {c.name for c in claims if isinstance(c, tr.TeamClaim)}
+    result = checker.result
+    played = result is not None and result.score is not None
+    score = result.score if result is not None else None
+    needed: list[tuple[str, bool]] = [
+        ("contract", not any(isinstance(c, tr.ContractClaim) for c in claims)),
+        ("trick", len([c for c in claims if isinstance(c, tr.TrickClaim)]) < len(checker.tricks)),
+        ("legal", len([c for c in claims if isinstance(c, tr.LegalClaim)]) < checker.plays),
+        ("result", played and not any(isinstance(c, tr.ResultClaim) for c in claims)),
+        (
+            "kaboot",
+            score is not None
+            and score.kaboot_team is not None
+            and not any(isinstance(c, tr.KabootClaim) for c in claims),
+        ),
+        (
+            "winner",
+            checker.game.winner is not None
+            and result is not None
+            and checker.game.results[-1] is result
+            and not any(isinstance(c, tr.WinnerClaim) for c in claims),
+        ),
+    ]
+    for name in ("abnat", "aklat", "projects"):
+        needed.append((name, played and name not in names))
+    for name in ("score", "total"):
+        needed.append((name, result is not None and name not in names))
+    for name, missing in needed:
+        if name in required and missing:
+            checker.divergences.append(
+                Divergence(
+                    position=f"{hand.position}.{name}",
+                    location=Location(checker.path, hand.line, hand.column),
+                    rule_id=None,
+                    kind="missing_claim",
+                    message=f"the hand has no '= {name}' claim (required by --require)",
+                    root=not checker.divergences,
+                )
+            )
+
+
+def _project_name(word: str, cards: CardSet) -> str:
+    """The ruleset's project name for a declared word: a hundred of one rank is four of a kind."""
+    if word != "hundred":
+        return word
+    ranks = {card.rank for card in cards_of(cards)}
+    return "hundred.four_of_a_kind" if len(ranks) == 1 else "hundred.sequence"
+
+
+def card_points_without_last_trick(
+    rules: Ruleset, abnat: tuple[int, int], last_trick_team: int
+) -> tuple[int, int]:
+    """The aklat: card points per team without the last-trick bonus [cards.last_trick]."""
+    bonus = rules.cards.last_trick.points
+    return (abnat[0] - bonus * (last_trick_team == 0), abnat[1] - bonus * (last_trick_team == 1))
+
+
+def _pair_words(pair: tuple[int | None, int | None]) -> str:
+    return " ".join(
+        f"{name} {value}"
+        for name, value in zip(("NS", "EW"), pair, strict=True)
+        if value is not None
+    )
+
+
+def result_word(result: HandResult) -> str:
+    """The notation's word for a hand's outcome, as the buyer sees it: made, failed or tie."""
+    score = result.score
+    if score is None or result.contract is None:
+        return "none"
+    if score.outcome in ("kaboot", "reverse_kaboot"):
+        return (
+            "made"
+            if score.kaboot_team == result.contract.buyer_team and score.outcome == "kaboot"
+            else "failed"
+        )
+    return _RESULT_WORDS[score.outcome]
+
+
+def contract_words(contract: Contract | None, level: bool = True, lock: bool = True) -> str:
+    """A contract as the notation writes it: ``N hokum S x2 closed``, ``W sun``, ``none``."""
+    if contract is None:
+        return "none"
+    words = [SEAT_NAMES[contract.buyer], contract.kind]
+    if contract.trump is not None:
+        words.append(contract.trump.value)
+    if level and contract.level > 1:
+        words.append(f"x{contract.level}")
+    if lock and contract.kind == "hokum" and contract.level > 1:
+        words.append("closed" if contract.locked else "open")
+    return " ".join(words)
+
+
+def _claim_words(item: tr.ContractClaim) -> str:
+    words = [item.buyer or "none", item.kind or ""]
+    if item.trump is not None:
+        words.append(item.trump.value)
+    if item.multiplier is not None and item.multiplier > 1:
+        words.append(f"x{item.multiplier}")
+    if item.lock is not None:
+        words.append(item.lock)
+    return " ".join(w for w in words if w)
+
+
+def _contract_rule(rules: Ruleset, contract: Contract, item: tr.ContractClaim) -> str:
+    if item.buyer is not None and seat_from_name(item.buyer) != contract.buyer:
+        return rules.bidding.ashkal.id if contract.ashkal else rules.bidding.order.id
+    if item.kind != contract.kind:
+        return rules.bidding.sun_over_hokum.id
+    if item.multiplier is not None and item.multiplier != contract.level:
+        return rules.doubling.chain.id
+    if item.lock is not None:
+        return rules.doubling.lock.id
+    return rules.bidding.round2_hokum_suit.id
+
+
+def _legal_rule(rules: Ruleset, engine: Hand, legal: CardSet, claimed: CardSet) -> str:
+    """The rule that decides a wrongly claimed legal set: the one a claimed card breaks."""
+    assert engine.play_rules is not None
+    seat = engine.to_play()
+    for card in cards_of(claimed & ~legal & engine.hands[seat]):
+        try:
+            engine.play_rules.check(engine.hands[seat], engine.trick, engine.leader, card)
+        except IllegalAction as exc:
+            return exc.rule_id
+    return rules.play.follow_suit.id
+
+
+def check_transcript(
+    source: tr.Source,
+    path: str,
+    ruleset: Ruleset | None = None,
+    required: frozenset[str] = frozenset(),
+) -> Iterator[HandVerdict]:
+    """Replay every hand of a transcript, streaming one verdict per hand.
+
+    ``ruleset`` overrides the file's ``[Ruleset]`` tag. Hands follow each other as one game:
+    running totals, dealer rotation and the game's winner carry over (a ``start`` line resets
+    the totals, as fixtures of single hands do).
+
+    Raises:
+        TranscriptSyntaxError: the file is not valid BTN (the hands before it are yielded).
+        SpecError, UnreadableInputError: the file names a ruleset that cannot be loaded.
+    """
+    with tr.TranscriptReader(source, path) as reader:
+        if ruleset is None:
+            tags = {t.name: t.value for t in reader.header if isinstance(t, tr.Tag)}
+            ruleset = load_ruleset(tags.get("Ruleset", ""))
+        name = f"{ruleset.id}@{ruleset.version}"
+        game: Game | None = None
+        expected_dealer: Seat | None = None
+        for hand in reader:
+            if game is None or game.is_over():
+                game = Game(ruleset, dealer=0)
+                expected_dealer = None
+            verdict, checker = check_hand(
+                ruleset, hand, path, name, game, expected_dealer, required
+            )
+            yield verdict
+            expected_dealer = checker.result.next_dealer if checker.result else None

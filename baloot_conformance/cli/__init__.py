@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from baloot_conformance import __version__
-from baloot_conformance.cli import btn_commands, spec_commands
+from baloot_conformance.cli import btn_commands, check_commands, spec_commands
 from baloot_conformance.errors import BalootError
 
 #: The signature of a sub-command handler.
@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in (spec_commands, btn_commands):
+    for module in (check_commands, spec_commands, btn_commands):
         module.register(subparsers)
     return parser
 

@@ -1,10 +1,151 @@
-"""``fmt`` and ``convert``: the BTN transcript commands (added with the BTN parser)."""
+"""``fmt`` and ``convert``: the BTN transcript commands.
+
+``fmt FILE...`` rewrites each transcript in canonical form (``--check`` only reports, for CI);
+``convert --to json|btn FILE...`` turns BTN text into its JSON form and back. Files are
+processed hand by hand, so a large transcript never sits in memory as a whole.
+"""
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, TextIO
+
+from baloot_conformance.btn_json import from_json_text, to_json_text
+from baloot_conformance.btn_writer import format_hand, format_header, format_transcript
+from baloot_conformance.errors import TranscriptSyntaxError
+from baloot_conformance.transcript import Transcript, TranscriptReader, read_transcript
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add the transcript commands to the CLI."""
+    fmt = subparsers.add_parser(
+        "fmt",
+        help="rewrite BTN transcripts in canonical form",
+        description="Rewrite each BTN file in canonical form (docs/btn.md). With --check, "
+        "change nothing and exit 1 if a file is not canonical.",
+    )
+    fmt.add_argument("files", nargs="+", metavar="FILE", help="BTN transcripts (.btn)")
+    fmt.add_argument(
+        "--check", action="store_true", help="report files that are not canonical; exit 1"
+    )
+    fmt.set_defaults(handler=run_fmt)
+
+    convert = subparsers.add_parser(
+        "convert",
+        help="convert transcripts between BTN text and its JSON form",
+        description="Convert BTN text to JSON (--to json) or JSON to canonical BTN (--to btn). "
+        "With one FILE the result goes to standard output unless --output is given; with "
+        "several, --output names a folder and each result keeps its file's stem.",
+    )
+    convert.add_argument("files", nargs="+", metavar="FILE", help="files to convert")
+    convert.add_argument("--to", required=True, choices=["json", "btn"], help="target form")
+    convert.add_argument(
+        "-o", "--output", metavar="PATH", help="output file (one input) or folder (several)"
+    )
+    convert.set_defaults(handler=run_convert)
+
+
+def _write_canonical(source: Path, target: TextIO) -> None:
+    """Stream the canonical form of ``source`` into ``target``, hand by hand."""
+    with TranscriptReader(source) as reader:
+        header = Transcript(
+            version=reader.version,
+            header=reader.header,
+            hands=(),
+            metadata=reader.metadata,
+            metadata_text=reader.metadata_text,
+        )
+        target.write(format_header(header))
+        for hand in reader:
+            target.write(format_hand(hand))
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    with a.open("rb") as fa, b.open("rb") as fb:
+        while True:
+            ca = fa.read(1 << 16)
+            cb = fb.read(1 << 16)
+            if ca != cb:
+                return False
+            if not ca:
+                return True
+
+
+def run_fmt(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Rewrite (or check) each file; 1 if any is invalid or (with --check) not canonical."""
+    status = EXIT_OK
+    for name in args.files:
+        path = Path(name)
+        if not path.is_file():
+            print(f"error: {name}: no such file", file=stderr)
+            return EXIT_USAGE
+        handle, temp_name = tempfile.mkstemp(prefix=".btnfmt-", dir=path.parent or ".")
+        temp = Path(temp_name)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+                _write_canonical(path, out)
+            if _same_bytes(path, temp):
+                continue
+            if args.check:
+                print(f"would reformat {name}", file=stdout)
+                status = EXIT_INVALID
+            else:
+                shutil.copymode(path, temp)  # mkstemp makes the file private
+                os.replace(temp, path)
+                print(f"reformatted {name}", file=stdout)
+        except TranscriptSyntaxError as exc:
+            print(f"error: {exc}", file=stderr)
+            status = EXIT_INVALID
+        finally:
+            if temp.exists():
+                temp.unlink()
+    return status
+
+
+def _convert_one(path: Path, to: str) -> str:
+    if to == "json":
+        return to_json_text(read_transcript(path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise TranscriptSyntaxError(f"{path}: not UTF-8 text: {exc.reason}") from None
+    return format_transcript(from_json_text(text, str(path)))
+
+
+def run_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Convert each file; 1 if any is invalid, 2 for usage problems."""
+    files = [Path(f) for f in args.files]
+    for path in files:
+        if not path.is_file():
+            print(f"error: {path}: no such file", file=stderr)
+            return EXIT_USAGE
+    output = Path(args.output) if args.output else None
+    if len(files) > 1:
+        if output is None:
+            print("error: several files need --output FOLDER", file=stderr)
+            return EXIT_USAGE
+        output.mkdir(parents=True, exist_ok=True)
+    suffix = ".json" if args.to == "json" else ".btn"
+    status = EXIT_OK
+    for path in files:
+        try:
+            text = _convert_one(path, args.to)
+        except TranscriptSyntaxError as exc:
+            print(f"error: {exc}", file=stderr)
+            status = EXIT_INVALID
+            continue
+        if output is None:
+            stdout.write(text)
+        elif len(files) > 1 or output.is_dir():
+            (output / (path.stem + suffix)).write_text(text, encoding="utf-8", newline="\n")
+        else:
+            output.write_text(text, encoding="utf-8", newline="\n")
+    return status

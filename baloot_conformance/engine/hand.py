@@ -101,6 +101,7 @@ class Hand:
         "hands",
         "history",
         "initial",
+        "last_trick_points",
         "last_trick_team",
         "leader",
         "phase",
@@ -177,6 +178,8 @@ class Hand:
         self.tricks = [0, 0]
         self.points = [0, 0]
         self.last_trick_team: Team = 0
+        self.last_trick_points = 0
+        """The card points of the last finished trick."""
         self._legal_cache: tuple[int, CardSet] = (-1, 0)
         self._score_result: HandScore | None = None
         if faceup.rank is Rank.ACE and rules.deal.exposed_ace.option == "redeal":
@@ -333,15 +336,8 @@ class Hand:
         """Apply ``action``, or raise :class:`IllegalAction` (nothing changes then)."""
         if self.phase == "over":
             raise IllegalAction("play.trick_winner", "the hand is over")
-        if (
-            self.phase == "auction"
-            and self.auction.window == "confirm"
-            and not isinstance(action, Bid)
-        ):
-            # A Hokum stands unless its bidder switches: engines that log no confirmation
-            # go straight on to the deal, the raises or the play.
-            assert self.auction.pending is not None
-            self.push(Bid(self.auction.pending[0], "hokum"))
+        if not isinstance(action, Bid):
+            self.settle_auction()
         if isinstance(action, Play):
             self._push_play(action)
         elif isinstance(action, Bid):
@@ -364,6 +360,13 @@ class Hand:
         self.history.append(action)
 
     # auction
+
+    def settle_auction(self) -> None:
+        """Confirm a pending Hokum whose bidder has not spoken: a Hokum stands unless switched,
+        and engines that log no confirmation go straight on to the deal or the raises."""
+        if self.phase == "auction" and self.auction.window == "confirm":
+            assert self.auction.pending is not None
+            self.push(Bid(self.auction.pending[0], "hokum"))
 
     def _push_bid(self, bid: Bid) -> None:
         if self.phase != "auction":
@@ -553,6 +556,10 @@ class Hand:
         ):
             self._lock_by = self.contract.buyer
 
+    def can_lock(self, seat: Seat) -> bool:
+        """Whether ``seat`` may choose locked or open now [doubling.lock]."""
+        return self._lock_by == seat and not self.tricks_done and not self.trick
+
     def _check_lock(self, action: Lock) -> None:
         if self._lock_by is None or self.tricks_done or self.trick:
             raise IllegalAction(
@@ -662,6 +669,23 @@ class Hand:
             self._lock_by = None
         self._apply_play(seat, card)
 
+    def force_play(self, action: Play) -> bool:
+        """Play a card that breaks a play obligation, as a transcript records it, so that replay
+        can go on; ``False`` (and nothing changes) when it is not that seat's turn, the card is
+        not held, or no card may be played now."""
+        seat = self.to_play()
+        if (
+            self.phase not in ("raises", "play")
+            or action.seat != seat
+            or not self.hands[seat] >> action.card.index & 1
+        ):
+            return False
+        self.phase = "play"
+        self._lock_by = None
+        self._apply_play(seat, action.card)
+        self.history.append(action)
+        return True
+
     def _apply_play(self, seat: Seat, card: Card) -> None:
         self.hands[seat] &= ~(1 << card.index)
         trick = (*self.trick, card.index)
@@ -673,9 +697,10 @@ class Hand:
         winner = (self.leader + rules.winner(trick)) % 4
         winning_team = team(winner)
         points = rules.points
-        self.points[winning_team] += (
+        self.last_trick_points = (
             points(trick[0]) + points(trick[1]) + points(trick[2]) + points(trick[3])
         )
+        self.points[winning_team] += self.last_trick_points
         self.tricks[winning_team] += 1
         self.tricks_done += 1
         self.trick = ()

@@ -1,0 +1,293 @@
+"""``check`` (the CI gate) and ``generate`` (random legal games): thin layers over
+:mod:`baloot_conformance.verdict`, :mod:`baloot_conformance.report` and
+:mod:`baloot_conformance.generate`."""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import io
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from baloot_conformance import __version__
+from baloot_conformance.errors import BalootError, UnreadableInputError
+from baloot_conformance.generate import generate_games
+from baloot_conformance.report import make_reporter
+from baloot_conformance.ruleset import load_ruleset
+from baloot_conformance.verdict import (
+    REQUIRABLE_CLAIMS,
+    HandVerdict,
+    RunHeader,
+    RunSummary,
+    check_transcript,
+)
+
+_EXIT_OK, _EXIT_FAIL, _EXIT_USAGE = 0, 1, 2
+
+_CHECK_EPILOG = """\
+examples:
+  baloot-conformance check games/*.btn --ruleset saudi
+  baloot-conformance check game.btn --format junit --output report.xml
+  my-engine --log-btn | baloot-conformance check -
+
+exit codes: 0 every hand conforms, 1 some hand does not (or cannot be replayed),
+2 usage error or unreadable input (a missing file, a file that is not BTN).
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``check`` and ``generate`` to the CLI."""
+    check = subparsers.add_parser(
+        "check",
+        help="check transcripts against a ruleset (the CI gate)",
+        description=(
+            "Replay every hand of each BTN transcript under a ruleset: every event is "
+            "checked for legality and every claim against the reference interpreter. Each "
+            "divergence is reported with its position, file:line:col and rule ID."
+        ),
+        epilog=_CHECK_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    check.add_argument(
+        "files", nargs="*", metavar="FILE", help="transcripts, globs, or - for standard input"
+    )
+    check.add_argument(
+        "--ruleset",
+        metavar="ID|PATH",
+        help="the ruleset to check against (default: each file's [Ruleset] tag)",
+    )
+    check.add_argument(
+        "--require",
+        metavar="CLAIMS",
+        default="",
+        help="comma-separated claims every hand must carry, for a strict gate: "
+        + ", ".join(REQUIRABLE_CLAIMS)
+        + " (or 'all')",
+    )
+    check.add_argument(
+        "--format",
+        choices=("text", "json", "junit", "markdown"),
+        default="text",
+        help="report format (default text; json is JSON Lines)",
+    )
+    check.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    check.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="files checked in parallel (default: all cores); the report's order is the same",
+    )
+    check.add_argument(
+        "--fail-fast", action="store_true", help="stop at the first hand that does not pass"
+    )
+    check.add_argument(
+        "--no-color", action="store_true", help="no colour in the text report (also NO_COLOR)"
+    )
+    check.set_defaults(handler=_check)
+
+    generate = subparsers.add_parser(
+        "generate",
+        help="write random legal games as BTN, with every claim",
+        description=(
+            "Write seeded random games (random but legal calls, raises, declarations and "
+            "plays) under a ruleset, every claim filled in. The same seed gives the same file."
+        ),
+        epilog="example: baloot-conformance generate --ruleset saudi --seed 7 --games 3",
+    )
+    generate.add_argument("--ruleset", metavar="ID|PATH", default="saudi", help="default saudi")
+    generate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    generate.add_argument("--games", type=int, default=1, help="how many games (default 1)")
+    generate.add_argument(
+        "--hands",
+        type=int,
+        metavar="N",
+        help="stop each game after N hands (default: play to the end)",
+    )
+    generate.add_argument(
+        "--legal", action="store_true", help="add a '= legal' claim before every card"
+    )
+    generate.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
+    generate.set_defaults(handler=_generate)
+
+
+# --- check --------------------------------------------------------------------------------
+
+
+def _expand(patterns: list[str], err: TextIO) -> list[str] | None:
+    """Files named, globs expanded in order; ``None`` (after a message) when one matches none."""
+    files: list[str] = []
+    for pattern in patterns:
+        if pattern == "-" or Path(pattern).exists():
+            files.append(pattern)
+            continue
+        matches = sorted(glob.glob(pattern, recursive=True))
+        if not matches:
+            print(f"error: no such file: {pattern}", file=err)
+            return None
+        files.extend(matches)
+    return files
+
+
+def _required(text: str) -> frozenset[str]:
+    names = {n.strip() for n in text.split(",") if n.strip()}
+    if "all" in names:
+        return frozenset(REQUIRABLE_CLAIMS)
+    unknown = sorted(names - set(REQUIRABLE_CLAIMS))
+    if unknown:
+        raise UnreadableInputError(
+            f"--require: unknown claim(s) {', '.join(unknown)}",
+            hint="claims: " + ", ".join(REQUIRABLE_CLAIMS) + ", or all",
+        )
+    return frozenset(names)
+
+
+def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.jobs < 1:
+        print("error: --jobs must be at least 1", file=err)
+        return _EXIT_USAGE
+    required = _required(args.require)
+    patterns = args.files or (["-"] if not sys.stdin.isatty() else [])
+    if not patterns:
+        print("error: no transcript given (name files, globs, or - for stdin)", file=err)
+        return _EXIT_USAGE
+    files = _expand(patterns, err)
+    if files is None:
+        return _EXIT_USAGE
+    ruleset = load_ruleset(args.ruleset) if args.ruleset else None
+    header = RunHeader(
+        kit_version=__version__,
+        ruleset_id=ruleset.id if ruleset else None,
+        ruleset_version=ruleset.version if ruleset else None,
+        ruleset_digest=ruleset.digest if ruleset else None,
+    )
+    stream: TextIO = open(args.output, "w", encoding="utf-8") if args.output else out  # noqa: SIM115
+    try:
+        color = (
+            not args.output
+            and not args.no_color
+            and "NO_COLOR" not in os.environ
+            and stream.isatty()
+        )
+        reporter = make_reporter(args.format, stream, color=bool(color))
+        reporter.start(header)
+        progress = _Progress(err)
+        passed = failed = errors = divergences = 0
+        unreadable = False
+        for verdicts, problems in _run(files, args.ruleset, required, args.jobs):
+            for verdict in verdicts:
+                reporter.hand(verdict)
+                progress.tick()
+                divergences += len(verdict.divergences)
+                if verdict.status == "pass":
+                    passed += 1
+                elif verdict.status == "fail":
+                    failed += 1
+                else:
+                    errors += 1
+                if args.fail_fast and verdict.status != "pass":
+                    break
+            for problem in problems:
+                unreadable = True
+                progress.clear()
+                print(f"error: {problem}", file=err)
+            if args.fail_fast and (failed or errors):
+                break
+        progress.clear()
+        summary = RunSummary(
+            len(files), passed + failed + errors, passed, failed, errors, divergences
+        )
+        reporter.finish(summary)
+    finally:
+        if stream is not out:
+            stream.close()
+    if unreadable:
+        return _EXIT_USAGE
+    return _EXIT_OK if summary.ok else _EXIT_FAIL
+
+
+def _run(
+    files: list[str], reference: str | None, required: frozenset[str], jobs: int
+) -> Iterator[tuple[Iterable[HandVerdict], list[str]]]:
+    """Each file's verdicts and, once they are read, its problems, in file order: streamed
+    with one job, a whole file per worker with more."""
+    if jobs == 1 or len(files) == 1:
+        for path in files:
+            problems: list[str] = []
+            yield _verdicts(path, reference, required, problems), problems
+        return
+    tasks = [(path, reference, required) for path in files]
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(files))) as pool:
+        yield from pool.imap(_check_file, tasks)
+
+
+def _verdicts(
+    path: str, reference: str | None, required: frozenset[str], problems: list[str]
+) -> Iterator[HandVerdict]:
+    """The verdicts of one file; a problem reading it is appended to ``problems``."""
+    try:
+        ruleset = load_ruleset(reference) if reference else None
+        source: Any = io.BytesIO(sys.stdin.buffer.read()) if path == "-" else path
+        yield from check_transcript(source, path, ruleset, required)
+    except BalootError as exc:
+        problems.append(str(exc))
+
+
+def _check_file(
+    task: tuple[str, str | None, frozenset[str]],
+) -> tuple[list[HandVerdict], list[str]]:
+    """A worker's job: one whole file (rulesets are loaded once per process, then cached)."""
+    path, reference, required = task
+    problems: list[str] = []
+    return list(_verdicts(path, reference, required, problems)), problems
+
+
+class _Progress:
+    """A one-line hand count on stderr, for long runs on a terminal only."""
+
+    def __init__(self, err: TextIO) -> None:
+        self.err = err
+        self.active = err.isatty()
+        self.count = 0
+        self.start = time.monotonic()
+        self.shown = 0.0
+
+    def tick(self) -> None:
+        self.count += 1
+        if not self.active or self.count % 100:
+            return
+        now = time.monotonic()
+        if now - self.start > 1 and now - self.shown > 0.25:
+            rate = self.count / (now - self.start)
+            self.err.write(f"\rchecked {self.count:,} hands ({rate:,.0f}/s)")
+            self.err.flush()
+            self.shown = now
+
+    def clear(self) -> None:
+        if self.active and self.shown:
+            self.err.write("\r\033[K")
+            self.err.flush()
+            self.shown = 0.0
+
+
+# --- generate -----------------------------------------------------------------------------
+
+
+def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.games < 1 or (args.hands is not None and args.hands < 1):
+        print("error: --games and --hands must be at least 1", file=err)
+        return _EXIT_USAGE
+    ruleset = load_ruleset(args.ruleset)
+    chunks = generate_games(ruleset, args.seed, args.games, args.hands, args.legal)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as stream:
+            stream.writelines(chunks)
+    else:
+        out.writelines(chunks)
+    return _EXIT_OK

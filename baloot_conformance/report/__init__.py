@@ -1,0 +1,51 @@
+"""Reports of a ``check`` run: text, JSON Lines, JUnit XML and Markdown.
+
+Every format is a :class:`Reporter` fed the run's verdicts as they are decided (``start``,
+``hand`` per hand in output order, ``finish``), so a run of any size streams. Reporters only
+render :mod:`baloot_conformance.verdict` objects; the checker decides everything.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TextIO
+
+from baloot_conformance.report.base import Reporter
+from baloot_conformance.report.jsonl import JsonLinesReporter
+from baloot_conformance.report.junit import JUnitReporter
+from baloot_conformance.report.markdown import MarkdownReporter
+from baloot_conformance.report.text import TextReporter
+
+Format = Literal["text", "json", "junit", "markdown"]
+FORMATS: tuple[Format, ...] = ("text", "json", "junit", "markdown")
+"""The values of ``--format``, the default first."""
+
+
+def make_reporter(
+    fmt: Format, stream: TextIO, *, color: bool = False, verbose: bool = False
+) -> Reporter:
+    """The reporter for ``fmt`` writing to ``stream``.
+
+    ``color`` (ANSI escapes) and ``verbose`` (the run header and a line per hand) concern the
+    text format only; the others are complete and plain by design.
+    """
+    if fmt == "text":
+        return TextReporter(stream, color=color, verbose=verbose)
+    if fmt == "json":
+        return JsonLinesReporter(stream)
+    if fmt == "junit":
+        return JUnitReporter(stream)
+    if fmt == "markdown":
+        return MarkdownReporter(stream)
+    raise ValueError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")
+
+
+__all__ = [
+    "FORMATS",
+    "Format",
+    "JUnitReporter",
+    "JsonLinesReporter",
+    "MarkdownReporter",
+    "Reporter",
+    "TextReporter",
+    "make_reporter",
+]

@@ -1,0 +1,171 @@
+"""What every report format shares: the :class:`Reporter` protocol and plain-text rendering.
+
+A run is reported as a stream: ``start`` once, ``hand`` once per hand in output order (the
+hands of one file arrive one after another), ``finish`` once. Reporters hold at most one
+file's worth of state, so memory stays flat in the number of hands. The helpers here turn a
+:class:`~baloot_conformance.verdict.Divergence` into the lines the text and JUnit reports
+both print; they render and never judge.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from baloot_conformance.errors import caret_excerpt
+from baloot_conformance.verdict import (
+    Divergence,
+    DivergenceKind,
+    HandVerdict,
+    RunHeader,
+    RunSummary,
+)
+
+Style = Callable[[str, str], str]
+"""``style(role, text)``: how a report decorates a part of a line (roles below)."""
+
+KIND_LABELS: dict[DivergenceKind, str] = {
+    "illegal_event": "illegal event",
+    "wrong_claim": "wrong claim",
+    "missing_claim": "missing required claim",
+}
+
+
+class Reporter(Protocol):
+    """Receives a run's verdicts in output order and writes one report format."""
+
+    def start(self, header: RunHeader) -> None:
+        """Called once, before any hand."""
+
+    def hand(self, verdict: HandVerdict) -> None:
+        """Called once per hand, in output order; the hands of a file are consecutive."""
+
+    def finish(self, summary: RunSummary) -> None:
+        """Called once, after the last hand; writes what is left and flushes."""
+
+
+def plain(role: str, text: str) -> str:
+    """The undecorated :data:`Style`."""
+    return text
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters (other than tab and newline) shown as ``\\xNN``.
+
+    Transcript lines are user input: an escape byte in one must not reach a terminal.
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if ch in "\t\n" or unicodedata.category(ch) != "Cc" else f"\\x{ord(ch):02x}"
+        for ch in text
+    )
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 hand``, ``2 hands``."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def ruleset_label(header: RunHeader) -> str | None:
+    """``saudi@1.0`` for the run's ruleset, or ``None`` when each file names its own."""
+    if header.ruleset_id is None:
+        return None
+    if header.ruleset_version is None:
+        return header.ruleset_id
+    return f"{header.ruleset_id}@{header.ruleset_version}"
+
+
+def headline(divergence: Divergence, path: str, style: Style = plain) -> str:
+    """``file:line:col: h3.t5.p2 rule.id (root): message``, continuation lines indented.
+
+    ``path`` (the hand's file) stands in when the divergence has no location. Roles given to
+    ``style``: ``location``, ``rule``, ``root``, ``after``.
+    """
+    where = str(divergence.location) if divergence.location else path
+    parts = [style("location", f"{printable(where)}:"), printable(divergence.position)]
+    if divergence.rule_id:
+        parts.append(style("rule", printable(divergence.rule_id)))
+    parts.append(style("root", "(root)") if divergence.root else style("after", "(after root)"))
+    message = printable(divergence.message).replace("\n", "\n    ")
+    return f"{' '.join(parts)}: {message}"
+
+
+def details(divergence: Divergence, style: Style = plain) -> list[str]:
+    """The lines under a headline: the quoted source with a caret, then expected and claimed.
+
+    Roles given to ``style``: ``caret`` (the excerpt's caret line).
+    """
+    lines: list[str] = []
+    location = divergence.location
+    if divergence.source is not None and location is not None:
+        source = printable(divergence.source.splitlines()[0] if divergence.source else "")
+        quoted, caret = caret_excerpt(source, location.column, location.line).split("\n")
+        lines += [f"  {quoted}", f"  {style('caret', caret)}"]
+    values = []
+    if divergence.expected is not None:
+        values.append(f"expected {printable(divergence.expected)}")
+    if divergence.claimed is not None:
+        values.append(f"claimed {printable(divergence.claimed)}")
+    if values:
+        lines.append(f"  {KIND_LABELS[divergence.kind]}: {', '.join(values)}")
+    return lines
+
+
+def stopped_note(verdict: HandVerdict) -> list[str]:
+    """For a failed hand whose replay stopped early: why, as one indented line (or none)."""
+    if verdict.status != "fail" or not verdict.error:
+        return []
+    return ["  replay stopped: " + printable(verdict.error).replace("\n", "\n    ")]
+
+
+def hand_error(verdict: HandVerdict, style: Style = plain) -> str:
+    """``file:line:col: h1 error: why the hand could not be replayed``."""
+    where = str(verdict.location) if verdict.location else verdict.path
+    reason = printable(verdict.error or "the hand could not be replayed").replace("\n", "\n    ")
+    head = f"{style('location', printable(where) + ':')} {printable(verdict.position)}"
+    return f"{head} {style('error', 'error')}: {reason}"
+
+
+@dataclass(slots=True)
+class FileTally:
+    """The counts of one file's hands, kept while its hands stream past."""
+
+    path: str
+    hands: int = 0
+    passed: int = 0
+    failed: int = 0
+    errors: int = 0
+    divergences: int = 0
+
+    def add(self, verdict: HandVerdict) -> None:
+        self.hands += 1
+        self.divergences += len(verdict.divergences)
+        if verdict.status == "pass":
+            self.passed += 1
+        elif verdict.status == "fail":
+            self.failed += 1
+        else:
+            self.errors += 1
+
+    @property
+    def ok(self) -> bool:
+        return self.failed == 0 and self.errors == 0
+
+
+__all__ = [
+    "KIND_LABELS",
+    "FileTally",
+    "Reporter",
+    "Style",
+    "details",
+    "hand_error",
+    "headline",
+    "plain",
+    "plural",
+    "printable",
+    "ruleset_label",
+    "stopped_note",
+]

@@ -1,0 +1,112 @@
+"""The CI report: JUnit XML, one test suite per transcript file and one test case per hand.
+
+CI systems (GitHub, GitLab, Jenkins, Azure) read ``testsuites/testsuite/testcase`` with
+``failure`` and ``error`` children and the ``tests``/``failures``/``errors`` counts. The root's
+counts are only known at the end, so each file's ``<testsuite>`` is serialised when the file
+ends and parked in a spooled temporary file (in memory while small, on disk past
+:data:`SPOOL_BYTES`); ``finish`` writes the root and copies the suites after it. Memory stays
+flat in the number of hands. ElementTree does the escaping; characters XML 1.0 cannot carry
+at all are shown as ``\\xNN`` first.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+import xml.etree.ElementTree as ET
+from typing import TextIO
+
+from baloot_conformance.report.base import (
+    FileTally,
+    details,
+    hand_error,
+    headline,
+    printable,
+    stopped_note,
+)
+from baloot_conformance.verdict import HandVerdict, RunHeader, RunSummary
+
+SPOOL_BYTES = 1 << 20
+
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    """``text`` without the characters XML 1.0 forbids (controls, lone surrogates, U+FFFE/F)."""
+    return _NOT_XML.sub(lambda match: f"\\x{ord(match.group()):02x}", printable(text))
+
+
+def _divergence_lines(verdict: HandVerdict) -> list[str]:
+    lines: list[str] = []
+    for divergence in verdict.divergences:
+        lines.append(headline(divergence, verdict.path))
+        lines += details(divergence)
+    return lines + stopped_note(verdict)
+
+
+def testcase(verdict: HandVerdict) -> ET.Element:
+    """The ``<testcase>`` of one hand: empty when it passed."""
+    case = ET.Element("testcase", classname=xml_text(verdict.path), name=xml_text(verdict.position))
+    if verdict.status == "error":
+        reason = hand_error(verdict)
+        body = "\n".join([reason, *_divergence_lines(verdict)])
+        element = ET.SubElement(case, "error", message=xml_text(reason.split("\n")[0]))
+        element.text = xml_text(body)
+    elif verdict.status == "fail":
+        lines = _divergence_lines(verdict)
+        first = verdict.divergences[0] if verdict.divergences else None
+        message = headline(first, verdict.path).split("\n")[0] if first else "the hand failed"
+        element = ET.SubElement(case, "failure", message=xml_text(message))
+        if first is not None:
+            element.set("type", first.kind)
+        element.text = xml_text("\n".join(lines))
+    return case
+
+
+class JUnitReporter:
+    """Writes the whole XML document in :meth:`finish`, from suites parked as files end."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._out = stream
+        self._spool = tempfile.SpooledTemporaryFile(  # noqa: SIM115 - closed in finish()
+            max_size=SPOOL_BYTES, mode="w+", encoding="utf-8"
+        )
+        self._file: FileTally | None = None
+        self._suite: ET.Element | None = None
+
+    def start(self, header: RunHeader) -> None:
+        pass  # the header has nothing JUnit consumers read
+
+    def hand(self, verdict: HandVerdict) -> None:
+        if self._file is not None and self._file.path != verdict.path:
+            self._end_file()
+        if self._file is None or self._suite is None:
+            self._file = FileTally(verdict.path)
+            self._suite = ET.Element("testsuite", name=xml_text(verdict.path))
+        self._file.add(verdict)
+        self._suite.append(testcase(verdict))
+
+    def _end_file(self) -> None:
+        tally, suite = self._file, self._suite
+        if tally is None or suite is None:
+            return
+        self._file = self._suite = None
+        suite.set("tests", str(tally.hands))
+        suite.set("failures", str(tally.failed))
+        suite.set("errors", str(tally.errors))
+        ET.indent(suite, space="  ", level=1)
+        self._spool.write("  " + ET.tostring(suite, encoding="unicode") + "\n")
+
+    def finish(self, summary: RunSummary) -> None:
+        self._end_file()
+        self._out.write('<?xml version="1.0" encoding="utf-8"?>\n')
+        self._out.write(
+            f'<testsuites name="baloot-conformance" tests="{summary.hands}"'
+            f' failures="{summary.failed}" errors="{summary.errors}">\n'
+        )
+        self._spool.seek(0)
+        shutil.copyfileobj(self._spool, self._out)
+        self._spool.close()
+        self._out.write("</testsuites>\n")
+        self._out.flush()

@@ -1,0 +1,108 @@
+"""The terminal report: each divergence where an editor can jump to it, a line per file.
+
+Divergences print as they arrive, compiler style (``file:line:col: ...``) with the quoted
+source line and a caret, so a long run shows its problems early. A file's ``PASS``/``FAIL``
+line follows once its last hand is in (when the path changes, or at the end), and a final
+line gives the run's totals. ANSI colour only when asked for: the CLI decides from the
+stream and ``NO_COLOR``; without it not one escape byte is written.
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from baloot_conformance.report.base import (
+    FileTally,
+    details,
+    hand_error,
+    headline,
+    plain,
+    plural,
+    printable,
+    ruleset_label,
+    stopped_note,
+)
+from baloot_conformance.verdict import HandVerdict, RunHeader, RunSummary
+
+_SGR = {
+    "pass": "32;1",  # bold green
+    "fail": "31;1",  # bold red
+    "error": "31;1",
+    "root": "31",
+    "after": "2",  # dim
+    "location": "1",  # bold
+    "rule": "36",  # cyan
+    "caret": "32",
+}
+
+
+def _ansi(role: str, text: str) -> str:
+    code = _SGR.get(role)
+    return f"\x1b[{code}m{text}\x1b[0m" if code else text
+
+
+class TextReporter:
+    """Human-readable report; ``verbose`` adds the run header and a line per hand."""
+
+    def __init__(self, stream: TextIO, *, color: bool = False, verbose: bool = False) -> None:
+        self._out = stream
+        self._style = _ansi if color else plain
+        self._verbose = verbose
+        self._file: FileTally | None = None
+
+    def _line(self, text: str = "") -> None:
+        self._out.write(text + "\n")
+
+    def start(self, header: RunHeader) -> None:
+        if not self._verbose:
+            return
+        ruleset = ruleset_label(header) or "named by each file"
+        digest = f" ({header.ruleset_digest})" if header.ruleset_digest else ""
+        self._line(printable(f"baloot-conformance {header.kit_version}, ruleset {ruleset}{digest}"))
+
+    def hand(self, verdict: HandVerdict) -> None:
+        if self._file is not None and self._file.path != verdict.path:
+            self._end_file()
+        if self._file is None:
+            self._file = FileTally(verdict.path)
+        self._file.add(verdict)
+        style = self._style
+        if self._verbose and verdict.status != "error":  # an error hand has its own line
+            counts = f"{plural(verdict.events, 'event')}, {plural(verdict.claims, 'claim')}"
+            where = str(verdict.location) if verdict.location else verdict.path
+            status = style(verdict.status, verdict.status)
+            self._line(f"{printable(where)}: {printable(verdict.position)} {status} ({counts})")
+        if verdict.status == "error":
+            self._line(hand_error(verdict, style))
+        for divergence in verdict.divergences:
+            self._line(headline(divergence, verdict.path, style))
+            for line in details(divergence, style):
+                self._line(line)
+        for line in stopped_note(verdict):
+            self._line(line)
+        self._out.flush()
+
+    def _end_file(self) -> None:
+        tally = self._file
+        if tally is None:
+            return
+        self._file = None
+        parts = [plural(tally.hands, "hand")]
+        if tally.failed:
+            parts.append(f"{tally.failed} failed")
+        if tally.errors:
+            parts.append(plural(tally.errors, "error"))
+        if tally.divergences:
+            parts.append(plural(tally.divergences, "divergence"))
+        word = self._style("pass", "PASS") if tally.ok else self._style("fail", "FAIL")
+        self._line(f"{word} {printable(tally.path)}  {', '.join(parts)}")
+
+    def finish(self, summary: RunSummary) -> None:
+        self._end_file()
+        totals = (
+            f"{plural(summary.files, 'file')}, {plural(summary.hands, 'hand')}: "
+            f"{summary.passed} passed, {summary.failed} failed, {plural(summary.errors, 'error')}"
+            f" ({plural(summary.divergences, 'divergence')})"
+        )
+        self._line(self._style("pass" if summary.ok else "fail", totals))
+        self._out.flush()

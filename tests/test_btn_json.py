@@ -1,0 +1,116 @@
+"""The JSON form: schema-valid, lossless both ways, and checked like text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from btn_strategies import transcripts
+from hypothesis import HealthCheck, given, settings
+from jsonschema import Draft202012Validator
+
+from baloot_conformance.btn_json import from_json, from_json_text, schema, to_json, to_json_text
+from baloot_conformance.btn_writer import format_transcript
+from baloot_conformance.errors import TranscriptSyntaxError
+from baloot_conformance.transcript import parse_transcript, read_transcript
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "btn"
+
+
+def test_schema_is_valid_and_described() -> None:
+    document = schema()
+    Draft202012Validator.check_schema(document)
+    assert document["$id"] == "urn:baloot-conformance:schema:btn:1"
+
+    def walk(node: object, where: str) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "object" and "properties" in node:
+                assert node.get("additionalProperties") is False, where
+                for name, prop in node["properties"].items():
+                    assert "description" in prop, f"{where}/{name}"
+            for key, value in node.items():
+                walk(value, f"{where}/{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{where}/{i}")
+
+    walk(document, "#")
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.btn")), ids=lambda p: p.name)
+def test_fixtures_convert_both_ways(path: Path) -> None:
+    transcript = read_transcript(path)
+    data = to_json(transcript)
+    if path.name == "worked-hand.btn":  # the whole-document schema, on one file (it is slow)
+        Draft202012Validator(schema()).validate(data)
+    back = from_json_text(to_json_text(transcript))
+    assert back == transcript
+    assert format_transcript(back) == path.read_text(encoding="utf-8")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(transcripts(max_hands=2))
+def test_json_round_trip(text: str) -> None:
+    transcript = parse_transcript(text)
+    data = json.loads(to_json_text(transcript))
+    assert from_json(data) == transcript  # from_json validates against the schema
+
+
+def test_positions_are_written_and_recomputed() -> None:
+    transcript = read_transcript(FIXTURES / "worked-hand.btn")
+    data = to_json(transcript)
+    items = data["hands"][0]["items"]
+    assert items[17] == {
+        "event": "play",
+        "seat": "N",
+        "card": "TS",
+        "trick": 1,
+        "index": 1,
+        "position": "h1.t1.p1",
+    }
+    for item in items:
+        item.pop("position", None)
+    assert from_json(data) == transcript
+
+
+def test_json_checked_like_text() -> None:
+    data = to_json(read_transcript(FIXTURES / "worked-hand.btn"))
+    data["hands"][0]["items"][2]["cards"][0] = "8S"  # W is dealt N's 8S as well
+    with pytest.raises(TranscriptSyntaxError, match="8S is dealt twice"):
+        from_json(data)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda d: d.update(btn="2"), "not a BTN JSON document"),
+        (lambda d: d["hands"][0]["items"][0].update(seat="X"), "not a BTN JSON document"),
+        (lambda d: d["hands"][0]["items"][1]["cards"].__setitem__(0, "10S"), "BTN JSON"),
+        (lambda d: d.update(extra=1), "Additional properties"),
+        (lambda d: d["hands"][0]["items"][5].update(event="shuffle"), "at /hands/0/items/5"),
+        (lambda d: d["hands"][0]["items"][5].update(claim="abnat"), "at /hands/0/items/5"),
+        (lambda d: d.update(header=[]), "no [Ruleset"),
+    ],
+)
+def test_bad_json(change: object, words: str) -> None:
+    data = to_json(read_transcript(FIXTURES / "worked-hand.btn"))
+    change(data)  # type: ignore[operator]
+    with pytest.raises(TranscriptSyntaxError, match=words.replace("[", "\\[")):
+        from_json(data)
+
+
+def test_invalid_json_text() -> None:
+    with pytest.raises(TranscriptSyntaxError) as caught:
+        from_json_text('{"btn": "1",\n  oops}', "x.json")
+    assert caught.value.location is not None and caught.value.location.line == 2
+
+
+def test_metadata_travels_as_mapping_and_text() -> None:
+    text = '%btn 1\n---\nid: a.b\n# a YAML comment\n---\n[Ruleset "saudi@1"]\n'
+    data = to_json(parse_transcript(text))
+    assert data["metadata"] == {"id": "a.b"}
+    assert data["metadataText"] == "id: a.b\n# a YAML comment\n"
+    assert format_transcript(from_json(data)) == text
+    del data["metadataText"]
+    assert format_transcript(from_json(data)) == '%btn 1\n---\nid: a.b\n---\n[Ruleset "saudi@1"]\n'

@@ -1,0 +1,366 @@
+"""The BTN reader: the worked hand, positions, streaming, structural checks and every kind of
+bad input, each with its position; plus the fast path against the normative Lark grammar."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from btn_strategies import mutated, respelled, transcripts
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from baloot_conformance import transcript as transcript_module
+from baloot_conformance.cards import Card, Suit
+from baloot_conformance.errors import TranscriptSyntaxError
+from baloot_conformance.transcript import (
+    MAX_LINE_BYTES,
+    Call,
+    Comment,
+    ContractClaim,
+    Deal,
+    Declare,
+    Foul,
+    Hold,
+    LegalClaim,
+    Play,
+    TeamClaim,
+    TranscriptReader,
+    TrickClaim,
+    fast_statements,
+    iter_hands,
+    lark_statements,
+    parse_transcript,
+    read_transcript,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures" / "btn"
+HEAD = '%btn 1\n[Ruleset "saudi@1"]\n\nhand 1\n'
+
+
+def error_of(text: str | bytes) -> TranscriptSyntaxError:
+    with pytest.raises(TranscriptSyntaxError) as caught:
+        parse_transcript(text)
+    return caught.value
+
+
+# ---- the worked hand ---------------------------------------------------------------------------
+
+
+def test_worked_hand_parses_with_positions() -> None:
+    transcript = read_transcript(FIXTURES / "worked-hand.btn")
+    assert transcript.version == "1"
+    assert transcript.tags == {
+        "Ruleset": "saudi@1",
+        "Engine": "example-engine 0.1",
+        "Date": "2026-11-29",
+    }
+    (hand,) = transcript.hands
+    assert hand.number == 1 and hand.position == "h1"
+    by_position = {item.position: item for item in hand.events + hand.claims}
+    deal = by_position["h1.deal.N"]
+    assert isinstance(deal, Deal)
+    assert [c.code for c in deal.cards] == ["8S", "TS", "8H", "9H", "7C"]
+    assert deal.line == 8 and deal.column == 1
+    assert deal.comment == " the first five cards of each seat (dealt 3 then 2)"
+    call = by_position["h1.bid4"]
+    assert isinstance(call, Call) and (call.seat, call.word, call.phase) == ("E", "pass", "bid")
+    contract = by_position["h1.contract"]
+    assert contract == ContractClaim(
+        position="h1.contract", buyer="N", kind="hokum", trump=Suit.SPADES
+    )
+    play = by_position["h1.t5.p3"]
+    assert isinstance(play, Play)
+    assert (play.seat, play.card.code, play.trick, play.index, play.line) == ("S", "7S", 5, 3, 28)
+    winner = by_position["h1.t8.winner"]
+    assert isinstance(winner, TrickClaim) and winner.winner == "S"
+    declare = by_position["h1.decl2"]
+    assert isinstance(declare, Declare) and declare.project == "fifty"
+    abnat = by_position["h1.abnat"]
+    assert abnat == TeamClaim(position="h1.abnat", name="abnat", ns=92, ew=70)
+    projects = by_position["h1.projects"]
+    assert isinstance(projects, TeamClaim) and (projects.ns, projects.ew) == (None, 70)
+    assert len([e for e in hand.events if isinstance(e, Play)]) == 32
+    assert [f"{p.seat} {p.card}" for p in hand.trick(4)] == ["E TD", "N QS", "W 7D", "S 7H"]
+
+
+@pytest.mark.parametrize(
+    "name", ["worked-hand.btn", "majlis-game-1.btn", "tazjel-game-1.btn", "notation-tour.btn"]
+)
+def test_fixtures_parse(name: str) -> None:
+    transcript = read_transcript(FIXTURES / name)
+    assert transcript.hands
+
+
+def test_full_game_reaches_152() -> None:
+    hands = read_transcript(FIXTURES / "majlis-game-1.btn").hands
+    last = {c.position.rsplit(".", 1)[1]: c for c in hands[-1].claims}
+    total = last["total"]
+    assert isinstance(total, TeamClaim) and max(total.ns or 0, total.ew or 0) >= 152
+    assert "winner" in last
+
+
+def test_eight_card_hands_and_no_declare_lines() -> None:
+    tazjel = read_transcript(FIXTURES / "tazjel-game-1.btn").hands[0]
+    holds = [e for e in tazjel.events if isinstance(e, Hold)]
+    assert [h.seat for h in holds] == ["N", "W", "S", "E"]
+    assert all(len(h.cards) == 8 for h in holds)
+    majlis = read_transcript(FIXTURES / "majlis-game-1.btn").hands
+    assert not any(isinstance(e, Declare) for h in majlis for e in h.events)
+    raises = [e for h in majlis for e in h.events if isinstance(e, Call) and e.phase == "raise"]
+    assert any(r.word == "pass" for r in raises)
+
+
+def test_alternates_give_the_same_cards() -> None:
+    canonical = parse_transcript(HEAD + "faceup QS\n= legal N TS AD 7C\nplay N TS\n")
+    alternate = parse_transcript(HEAD + "faceup Q♠\n= legal N 10♠ A♦ 7♣\nplay N 10S\n")
+    assert alternate == canonical
+    legal = alternate.hands[0].items[1]
+    assert isinstance(legal, LegalClaim) and legal.cards[0] == Card.from_code("TS")
+
+
+def test_per_card_plays_with_claims_between() -> None:
+    text = HEAD + (
+        "= legal N TS 8S\nplay N TS\nbaloot W\nplay W KS\nplay S AS\nplay E JS\n"
+        "foul N t1.p2 revoke\n= trick 1 E 20\n"
+    )
+    hand = parse_transcript(text).hands[0]
+    legal = hand.items[0]
+    assert isinstance(legal, LegalClaim) and legal.position == "h1.t1.p1.legal"
+    assert [i.position for i in hand.items[1:] if not isinstance(i, Comment)] == [
+        "h1.t1.p1",
+        "h1.baloot1",
+        "h1.t1.p2",
+        "h1.t1.p3",
+        "h1.t1.p4",
+        "h1.foul1",
+        "h1.t1.winner",
+    ]
+    foul = hand.items[6]
+    assert isinstance(foul, Foul) and (foul.target, foul.words) == ("t1.p2", ("revoke",))
+
+
+def test_unknown_call_words_parse() -> None:
+    hand = parse_transcript(HEAD + "bid N kaboot_sun H\nraise E lock closed\n").hands[0]
+    calls = [i for i in hand.items if isinstance(i, Call)]
+    assert [(c.word, c.args, c.position) for c in calls] == [
+        ("kaboot_sun", ("H",), "h1.bid1"),
+        ("lock", ("closed",), "h1.bid2"),
+    ]
+
+
+def test_comments_are_kept() -> None:
+    hand = parse_transcript(HEAD + "# before\ndealer N  # after\n").hands[0]
+    assert hand.items[0] == Comment(text=" before")
+    assert hand.items[1].comment == " after"  # type: ignore[union-attr]
+
+
+def test_metadata_block_is_yaml() -> None:
+    text = "%btn 1\n---\nid: x.y-001\ndate: 2026-11-29\nrequires: [a, b]\n---\n"
+    transcript = parse_transcript(text + '[Ruleset "saudi@1"]\n')
+    assert transcript.metadata == {"id": "x.y-001", "date": "2026-11-29", "requires": ["a", "b"]}
+    assert transcript.metadata_text == "id: x.y-001\ndate: 2026-11-29\nrequires: [a, b]\n"
+
+
+# ---- streaming -----------------------------------------------------------------------------------
+
+
+def test_iter_hands_streams_from_binary_stream() -> None:
+    body = "".join(f"\nhand {n}\r\ndealer N\n= total NS {n} EW 0\n" for n in range(1, 12001))
+    text = '%btn 1\n[Ruleset "saudi@1"]\n' + body
+    stream = io.BytesIO(text.encode())
+    hands = iter_hands(stream)
+    first = next(hands)
+    assert first.number == 1
+    assert stream.tell() < len(stream.getvalue())  # not everything was read yet
+    rest = list(hands)
+    assert [first, *rest] == list(parse_transcript(text).hands)  # blocks join up exactly
+    assert rest[-1].items[-1].line == 4 + 4 * 11999 + 2
+
+
+def test_reader_exposes_header_before_hands(tmp_path: Path) -> None:
+    path = tmp_path / "t.btn"
+    path.write_text('%btn 1.1\n[Ruleset "saudi@1"]\n# c\n' + "\nhand 3\ndealer S\n")
+    with TranscriptReader(path) as reader:
+        assert reader.version == "1.1"
+        assert reader.header[1] == Comment(text=" c")
+        assert [h.number for h in reader] == [3]
+
+
+def test_text_stream_is_accepted() -> None:
+    hands = list(iter_hands(io.StringIO(HEAD + "dealer N\n")))
+    assert hands[0].items[0].position == "h1.dealer"  # type: ignore[union-attr]
+
+
+# ---- bad input: every one a TranscriptSyntaxError with its position -----------------------------
+
+BAD: list[tuple[str, str | bytes, int, int, str]] = [
+    ("empty file", "", 1, 1, "empty file"),
+    ("missing version", '[Ruleset "x"]\n', 1, 1, "version line '%btn 1'"),
+    ("unknown version", '%btn 2\n[Ruleset "x"]\n', 1, 6, "unknown BTN version 2"),
+    ("binary data", b"%btn 1\n\x00\x01\x02\xff", 2, 1, "binary data"),
+    ("invalid UTF-8", b'%btn 1\n[Ruleset "s\xc3("]\n', 2, 12, "invalid UTF-8"),
+    ("unknown statement", HEAD + "shuffle N\n", 5, 1, "expected a statement"),
+    ("misspelled card 1OS", HEAD + "deal N 1OS TS 8H 9H 7C\n", 5, 8, "found '1OS'"),
+    ("misspelled card KX", HEAD + "faceup KX\n", 5, 8, "expected a card like 'TS'"),
+    (
+        "card dealt twice",
+        HEAD + "deal N 8S TS 8H 9H 7C\ndeal W 8H 7S 9S AS KS\n",
+        6,
+        1,
+        "8H is dealt twice",
+    ),
+    (
+        "missing seat",
+        HEAD + "deal N 8S TS 8H 9H 7C\ndeal W KS JH QH 7D QD\ndeal E 7S 9S AS 7H 8C\nfaceup QS\n",
+        5,
+        1,
+        "no line for seat S",
+    ),
+    ("trick claim before trick", HEAD + "= trick 1 N\n", 5, 1, "before its fourth card"),
+    ("legal claim never played", HEAD + "= legal N TS\n", 5, 1, "not followed by a play"),
+    ("legal claim other seat", HEAD + "= legal N TS\nplay W TS\n", 6, 1, "card of seat W"),
+    ("event after result claims", HEAD + "= result made\nplay N TS\n", 6, 1, "after the hand"),
+    ("call after contract", HEAD + "= contract N sun\nbid W pass\n", 6, 1, "after the '= contract"),
+    ("foul on future play", HEAD + "foul N t1.p1\n", 5, 1, "not been played yet"),
+    ("duplicate hand", HEAD + "dealer N\n\nhand 1\n", 7, 1, "a second 'hand 1'"),
+    ("duplicate dealer", HEAD + "dealer N\ndealer W\n", 6, 1, "a second 'dealer' line"),
+    (
+        "second trick winner claim",
+        HEAD + "trick 1: N TS, W KS, S AS, E JS = E\n= trick 1 W\n",
+        6,
+        1,
+        "a second winner claim for trick 1",
+    ),
+    ("card played twice", HEAD + "play N TS\nplay W TS\n", 6, 1, "TS is played twice"),
+    ("trick out of order", HEAD + "trick 2: N TS, W KS, S AS, E JS\n", 5, 1, "out of order"),
+    ("short trick line", HEAD + "trick 1: N TS, W KS, S AS\n", 5, 26, "expected ','"),
+    ("unknown claim", HEAD + "= abant NS 3\n", 5, 3, "expected a claim name"),
+    ("uppercase call", HEAD + "bid N HOKUM\n", 5, 7, "lowercase word"),
+    ("deal of four cards", HEAD + "deal N 8S TS 8H 9H\n", 5, 1, "lists 5 cards, found 4"),
+    ("deal and hold", HEAD + "hold N 7S 8S 9S TS JS QS KS AS\n" * 1, 5, 1, ""),
+    ("tag inside a hand", HEAD + '[Date "x"]\n', 5, 1, "before the first 'hand' line"),
+    ("event before any hand", '%btn 1\n[Ruleset "x"]\ndealer N\n', 3, 1, "before the first"),
+    ("no ruleset tag", "%btn 1\n\nhand 1\n", 3, 1, "no [Ruleset"),
+    ("unclosed metadata", "%btn 1\n---\nid: x\n", 2, 1, "not closed"),
+    ("metadata not YAML", "%btn 1\n---\nid: [x\n---\n", 4, 1, "not valid YAML"),
+    ("metadata not a mapping", "%btn 1\n---\n- x\n---\n", 3, 1, "must be a YAML mapping"),
+    ("byte-order mark", "\ufeff%btn 1\n", 1, 1, "version line"),
+    ("metadata not JSON data", "%btn 1\n---\na: !!binary aGk=\n---\n", 3, 1, "plain data"),
+    (
+        "metadata alias bomb",
+        "%btn 1\n---\na: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        + "".join(
+            f"{c}: &{c} [{', '.join(['*' + p] * 10)}]\n"
+            for p, c in zip("abcdef", "bcdefg", strict=True)
+        )
+        + "---\n",
+        3,
+        1,
+        "too large",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "line", "column", "words"), BAD, ids=[b[0] for b in BAD])
+def test_bad_input(name: str, text: str | bytes, line: int, column: int, words: str) -> None:
+    if name == "deal and hold":
+        text = HEAD + "hold N 7S 8S 9S TS JS QS KS AS\nhold W 7H 8H 9H TH JH QH KH AH\n"
+        text += "hold S 7D 8D 9D TD JD QD KD AD\nhold E 7C 8C 9C TC JC QC KC AC\n"
+        text += "deal N 7S 8S 9S TS JS\n"
+        line, words = 9, "either with 'deal'"
+    error = error_of(text)
+    assert error.location is not None
+    assert (error.location.line, error.location.column) == (line, column), str(error)
+    assert words in str(error)
+    assert "Traceback" not in str(error)
+
+
+def test_syntax_error_shows_caret_and_plain_words() -> None:
+    error = error_of(HEAD + "deal N 8S 1OS 8H 9H 7C\n")
+    assert str(error).splitlines()[1:3] == ["5 | deal N 8S 1OS 8H 9H 7C", "  |           ^"]
+    assert "CARD" not in str(error) and "_WS" not in str(error)
+
+
+def test_ten_megabyte_line(tmp_path: Path) -> None:
+    path = tmp_path / "long.btn"
+    with path.open("wb") as out:
+        out.write(b"%btn 1\n# ")
+        out.write(b"x" * (10 * 1024 * 1024))
+        out.write(b"\n")
+    with pytest.raises(TranscriptSyntaxError) as caught:
+        read_transcript(path)
+    assert caught.value.location is not None
+    assert (caught.value.location.line, caught.value.location.column) == (2, MAX_LINE_BYTES + 1)
+    assert "longer than" in str(caught.value)
+    error = error_of("%btn 1\n" + "#" * (10 * 1024 * 1024))
+    assert error.location is not None and error.location.line == 2
+
+
+def test_missing_file_is_a_kit_error(tmp_path: Path) -> None:
+    with pytest.raises(TranscriptSyntaxError, match="cannot read"):
+        read_transcript(tmp_path / "absent.btn")
+
+
+# ---- the fast path agrees with the grammar -------------------------------------------------------
+
+_settings = settings(
+    max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
+)
+
+
+def _outcome(parse: object, text: str) -> tuple[str, object]:
+    try:
+        return ("ok", parse(text))  # type: ignore[operator]
+    except TranscriptSyntaxError as exc:
+        return ("error", exc.location.line if exc.location else None)
+
+
+@_settings
+@given(st.data())
+def test_fast_path_matches_grammar_on_generated(data: st.DataObject) -> None:
+    text = data.draw(respelled(data.draw(transcripts(max_hands=2))))
+    assert fast_statements(text) == lark_statements(text)
+
+
+@_settings
+@given(st.data())
+def test_fast_path_matches_grammar_on_mutated(data: st.DataObject) -> None:
+    text = data.draw(mutated(data.draw(transcripts(max_hands=1))))
+    assert _outcome(fast_statements, text) == _outcome(lark_statements, text)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@given(st.data())
+def test_only_the_kit_error_comes_out(data: st.DataObject) -> None:
+    choice = data.draw(st.integers(min_value=0, max_value=2))
+    text: str | bytes
+    if choice == 0:
+        text = data.draw(mutated(data.draw(transcripts(max_hands=2))))
+    elif choice == 1:
+        text = data.draw(st.text(max_size=200))
+    else:
+        text = b"%btn 1\n" + data.draw(st.binary(max_size=200))
+    try:
+        parse_transcript(text)
+    except TranscriptSyntaxError as exc:
+        assert exc.location is None or exc.location.line >= 1
+
+
+@_settings
+@given(st.data())
+def test_fast_path_needs_no_lark_for_valid_lines(data: st.DataObject) -> None:
+    """Every spelling the generator produces is recognised without the Lark fallback."""
+    text = data.draw(respelled(data.draw(transcripts(max_hands=2))))
+    original = transcript_module._slow_statement
+
+    def refuse(line: str, number: int, errors: object) -> object:
+        raise AssertionError(f"line {number} took the slow path: {line!r}")
+
+    transcript_module._slow_statement = refuse  # type: ignore[assignment]
+    try:
+        fast_statements(text)
+    finally:
+        transcript_module._slow_statement = original
