@@ -201,17 +201,25 @@ class HandChecker:
         expected: str | None = None,
         claimed: str | None = None,
     ) -> None:
+        source = linecache.getline(self.path, item.line).rstrip("\r\n") or None
+        column = item.column
+        if source and source.startswith("trick "):  # point within the trick line
+            if isinstance(item, tr.Play):
+                found = source.find(f"{item.seat} {item.card}")
+                column = found + 1 if found >= 0 else column
+            elif isinstance(item, tr.TrickClaim) and " = " in source:
+                column = source.index(" = ") + 2
         self.divergences.append(
             Divergence(
                 position=item.position,
-                location=Location(self.path, item.line, item.column),
+                location=Location(self.path, item.line, column),
                 rule_id=rule_id,
                 kind=kind,
                 message=message,
                 expected=expected,
                 claimed=claimed,
                 root=not self.divergences,
-                source=linecache.getline(self.path, item.line).rstrip("\r\n") or None,
+                source=source,
             )
         )
 
@@ -578,11 +586,12 @@ class HandChecker:
                 self.totals[1] + points[1],
             ), self.rules.game.target.id
         if name == "score":
-            return result.game_points, (
-                score.decided_by[-1]
-                if score and score.decided_by
-                else self.rules.scoring.round_value.id
-            )
+            deciders = [
+                r for r in (score.decided_by if score else ()) if r != "scoring.round_value"
+            ]
+            return result.game_points, deciders[
+                -1
+            ] if deciders else self.rules.scoring.round_value.id
         if score is None:
             return (0, 0), self.rules.bidding.all_pass.id
         if name == "abnat":

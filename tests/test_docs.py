@@ -24,3 +24,17 @@ def test_ruleset_doc_names_every_rule_and_option() -> None:
                     if f"`{option}`" not in text
                 ]
     assert not missing, f"docs/ruleset.md does not mention: {missing}"
+
+
+def test_readme_shows_the_real_check_output() -> None:
+    """The quick start's sample output is what `check` prints today."""
+    import io
+
+    from baloot_conformance.cli import main
+
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    for name in ("conforming-game.btn", "nonconforming-game.btn"):
+        out = io.StringIO()
+        main(["check", f"examples/{name}", "--no-color"], stdout=out, stderr=io.StringIO())
+        block = f"$ baloot-conformance check examples/{name}\n{out.getvalue()}"
+        assert block in readme, f"README output for {name} is stale:\n{out.getvalue()}"
