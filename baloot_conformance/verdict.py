@@ -122,6 +122,8 @@ class RunSummary:
 
 # --- replaying a hand ----------------------------------------------------------------------
 
+_SEATS = {name: seat for seat, name in enumerate(SEAT_NAMES)}
+
 #: How the notation names each project of the rulesets (both hundreds are "hundred").
 PROJECT_WORDS = {
     "sira": "sira",
@@ -228,6 +230,11 @@ class HandChecker:
     def event(self, item: tr.Event) -> None:
         """Apply one event; raises :class:`_Stop` when the hand cannot be followed further."""
         self.events += 1
+        engine = self.engine
+        if type(item) is tr.Play and engine is not None and engine.phase == "play":
+            self.plays += 1  # the common case first
+            self._push(item, engine, Play(_SEATS[item.seat], item.card))
+            return
         if isinstance(item, tr.Start):
             ns = self.totals[0] if item.ns is None else item.ns
             ew = self.totals[1] if item.ew is None else item.ew
@@ -263,6 +270,8 @@ class HandChecker:
             action = self._action(item, engine)
             if action is not None:
                 self._push(item, engine, action)
+            if engine.is_over():  # a void hand ends with a call
+                self.finish(engine)
 
     def _engine(self, item: tr.Item) -> Hand:
         """The engine hand, started from the deal at the first event that needs it."""
@@ -660,8 +669,6 @@ def check_hand(
         for item in hand.items:
             if isinstance(item, tr.Event):
                 checker.event(item)
-                if checker.engine is not None:
-                    checker.finish(checker.engine)
             elif isinstance(item, tr.Claim):
                 checker.claim(item)
     except _Stop as exc:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import copy as _copy
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
 from baloot_conformance.cards import CARDS, Card, Rank, Suit
@@ -57,6 +58,12 @@ class AuctionResult:
     receiver: Seat
     ashkal: bool
     void_reason: Literal["all_pass", "kawesh", ""] = ""
+
+
+@cache
+def _bid(seat: Seat, call: str, suit: Suit | None = None) -> Bid:
+    """Calls are immutable: the legal-call lists share one object per call."""
+    return Bid(seat, call, suit)
 
 
 class Auction:
@@ -142,27 +149,27 @@ class Auction:
             return []
         seat = self.to_call()
         if self.window == "claim":
-            return [Bid(seat, "sun"), Bid(seat, "pass")]
+            return [_bid(seat, "sun"), _bid(seat, "pass")]
         if self.window == "confirm":
             assert self.pending is not None
-            candidates = [Bid(seat, "sun")]
-            legal = [Bid(seat, "hokum", self.pending[1])]
+            candidates = [_bid(seat, "sun")]
+            legal = [_bid(seat, "hokum", self.pending[1])]
         else:
-            legal = [Bid(seat, "pass")]
+            legal = [_bid(seat, "pass")]
             candidates = []
             if self.window == "calls":
-                legal.append(Bid(seat, "sun"))
+                legal.append(_bid(seat, "sun"))
                 if not self._ashkal_refusal(seat):
-                    legal.append(Bid(seat, "ashkal"))
+                    legal.append(_bid(seat, "ashkal"))
                 if self.rules.deal.kawesh.option != "disabled":
-                    candidates.append(Bid(seat, "kawesh"))
+                    candidates.append(_bid(seat, "kawesh"))
             if self.pending is None or self.window == "hijack":
                 if self.round == 1:
-                    legal.append(Bid(seat, "hokum"))
+                    legal.append(_bid(seat, "hokum"))
                 else:
                     barred = self.rules.bidding.round2_hokum_suit.option == "other_than_faceup"
                     legal += [
-                        Bid(seat, "hokum", suit)
+                        _bid(seat, "hokum", suit)
                         for suit in Suit
                         if not (barred and suit is self.faceup.suit)
                     ]

@@ -265,7 +265,7 @@ class Hand:
             announcement = self.announcement()
             if announcement is not None:
                 actions.append(announcement)
-            actions += self._legal_declarations()
+            actions += self.legal_declarations()
             seat = self.to_play()
             actions += [Play(seat, card) for card in cards_of(self.legal_cards())]
         return actions
@@ -290,7 +290,8 @@ class Hand:
     def _raise_calls(self) -> list[str]:
         return [level.call for level in self.rules.doubling.chain.levels]
 
-    def _legal_declarations(self) -> list[Action]:
+    def legal_declarations(self) -> list[Action]:
+        """The declarations the seat to play may make now (trick 1, explicit rulesets)."""
         if (
             self.tricks_done
             or self.contract is None
@@ -307,14 +308,11 @@ class Hand:
         except IllegalAction:
             return []
         mine = [p for p in self._declared if p.seat == seat]
-        actions: list[Action] = []
-        for project in found:  # valid by construction; only the limits remain to check
-            try:
-                projects_.check_declarations(self.rules, self.contract.kind, seat, [*mine, project])
-            except IllegalAction:
-                continue
-            actions.append(Declare(seat, project.name, project.cards))
-        return actions
+        return [  # valid by construction; only the limits remain to check
+            Declare(seat, project.name, project.cards)
+            for project in found
+            if projects_.can_add(self.rules, mine, project)
+        ]
 
     def announcement(self) -> Announce | None:
         """The Baloot announcement the last card allows, if any (announcements are optional)."""
@@ -336,7 +334,7 @@ class Hand:
         """Apply ``action``, or raise :class:`IllegalAction` (nothing changes then)."""
         if self.phase == "over":
             raise IllegalAction("play.trick_winner", "the hand is over")
-        if not isinstance(action, Bid):
+        if self.phase == "auction" and not isinstance(action, Bid):
             self.settle_auction()
         if isinstance(action, Play):
             self._push_play(action)
@@ -588,8 +586,17 @@ class Hand:
         self._check_declare(action)
         assert self.contract is not None
         kind = self.contract.kind
-        project = projects_.declared_project(
-            self.rules, kind, action.seat, self.initial[action.seat], action.name, action.cards
+        known = [
+            p
+            for p in self._found.get(action.seat, ())
+            if p.cards == action.cards and p.name == action.name
+        ]
+        project = (
+            known[0]
+            if known
+            else projects_.declared_project(
+                self.rules, kind, action.seat, self.initial[action.seat], action.name, action.cards
+            )
         )
         mine = [p for p in self._declared if p.seat == action.seat]
         projects_.check_declarations(self.rules, kind, action.seat, [*mine, project])
@@ -643,9 +650,10 @@ class Hand:
     # play
 
     def _push_play(self, action: Play) -> None:
-        if self.phase not in ("raises", "play"):
-            rule = "doubling.window" if self.phase == "completion" else "play.first_lead"
-            raise IllegalAction(rule, f"no card may be played during the {self.phase}")
+        phase = self.phase
+        if phase != "play" and phase != "raises":
+            rule = "doubling.window" if phase == "completion" else "play.first_lead"
+            raise IllegalAction(rule, f"no card may be played during the {phase}")
         seat = (self.leader + len(self.trick)) % 4
         if action.seat != seat:
             raise IllegalAction(
@@ -664,7 +672,7 @@ class Hand:
             assert self.play_rules is not None
             self.play_rules.check(hand, self.trick, self.leader, card)
             raise AssertionError("check() must reject what legal() excludes")  # pragma: no cover
-        if self.phase == "raises":  # the first card closes the raises and the lock choice
+        if phase == "raises":  # the first card closes the raises and the lock choice
             self.phase = "play"
             self._lock_by = None
         self._apply_play(seat, card)
@@ -688,14 +696,14 @@ class Hand:
 
     def _apply_play(self, seat: Seat, card: Card) -> None:
         self.hands[seat] &= ~(1 << card.index)
-        trick = (*self.trick, card.index)
+        trick = self.trick + (card.index,)
         if len(trick) < 4:
             self.trick = trick
             return
-        assert self.play_rules is not None
         rules = self.play_rules
+        assert rules is not None
         winner = (self.leader + rules.winner(trick)) % 4
-        winning_team = team(winner)
+        winning_team = winner & 1  # team(winner)
         points = rules.points
         self.last_trick_points = (
             points(trick[0]) + points(trick[1]) + points(trick[2]) + points(trick[3])

@@ -22,6 +22,7 @@ CardSet = int
 ContractKind = Literal["sun", "hokum"]
 
 SEAT_NAMES = ("N", "W", "S", "E")
+_SEAT_INDEX = {name: seat for seat, name in enumerate(SEAT_NAMES)}
 TEAM_NAMES = ("NS", "EW")
 ALL_CARDS: CardSet = (1 << 32) - 1
 SUIT_INDEX = {suit: i for i, suit in enumerate(Suit)}
@@ -44,7 +45,10 @@ def team(seat: Seat) -> Team:
 
 def seat_from_name(name: str) -> Seat:
     """``"N"`` -> 0 ... ``"E"`` -> 3. Raises ValueError for anything else."""
-    return SEAT_NAMES.index(name)
+    seat = _SEAT_INDEX.get(name)
+    if seat is None:
+        raise ValueError(f"{name!r} is not a seat: expected N, W, S or E")
+    return seat
 
 
 def bit(card: Card) -> CardSet:

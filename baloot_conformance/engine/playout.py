@@ -10,32 +10,39 @@ from __future__ import annotations
 import random
 
 from baloot_conformance.cards import CARDS
-from baloot_conformance.engine.actions import Action, Bid, Declare, Lock, Play, Raise
+from baloot_conformance.engine.actions import Action, Declare, Lock, Play, Raise
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import Seat
 from baloot_conformance.ruleset import Ruleset
 
 
+_PLAYS = tuple(tuple(Play(seat, card) for card in CARDS) for seat in range(4))
+
+
 def choose(hand: Hand, rng: random.Random) -> Action:
     """A random legal action for ``hand`` (which must not be over)."""
-    announcement = hand.announcement()
-    if announcement is not None:
-        return announcement
-    if hand.phase == "play" and hand.tricks_done:  # the common case, kept cheap
+    if hand.phase == "play":
+        announcement = hand.announcement()
+        if announcement is not None:
+            return announcement
+        if not hand.tricks_done:
+            declarations = hand.legal_declarations()
+            if declarations and rng.random() < 0.8:
+                return rng.choice(declarations)
         legal = hand.legal_cards()
         for _ in range(int(rng.random() * legal.bit_count())):
             legal &= legal - 1  # drop the lowest card
-        return Play(hand.to_play(), CARDS[(legal & -legal).bit_length() - 1])
-    actions = hand.legal_actions()
+        return _PLAYS[hand.to_play()][(legal & -legal).bit_length() - 1]
+    if hand.phase == "auction":
+        bids = hand.auction.legal_calls()
+        passes = [b for b in bids if b.call == "pass"]
+        return passes[0] if passes and rng.random() < 0.6 else rng.choice(bids)
+    actions = hand.legal_actions()  # the raises, the lock, the first lead's declarations
     for kind, chance in ((Declare, 0.8), (Lock, 0.7), (Raise, 0.3)):
         some = [a for a in actions if isinstance(a, kind)]
         if some and rng.random() < chance:
             return rng.choice(some)
-    bids = [a for a in actions if isinstance(a, Bid)]
-    if bids:
-        passes = [b for b in bids if b.call == "pass"]
-        return passes[0] if passes and rng.random() < 0.6 else rng.choice(bids)
     return rng.choice([a for a in actions if isinstance(a, Play)])
 
 

@@ -343,6 +343,14 @@ def check_declarations(
             )
 
 
+def can_add(ruleset: Ruleset, declared: Sequence[Project], project: Project) -> bool:
+    """Whether a seat that has declared ``declared`` may add ``project`` [projects.limits]:
+    the cheap test behind :func:`check_declarations`, for listing legal declarations."""
+    return len(declared) < ruleset.projects.limits.per_player and not any(
+        p.cards & project.cards for p in declared
+    )
+
+
 def _disjoint(projects: Sequence[Project]) -> bool:
     used = 0
     for p in projects:

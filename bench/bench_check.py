@@ -1,0 +1,65 @@
+"""Benchmark: ``check`` end to end (read, parse, replay, compare, report) on generated games
+with every claim.
+
+Run ``python bench/bench_check.py [HANDS]``. It writes generated games to a temporary folder,
+then times the real command in a child process: hands per second with ``--jobs 1`` and
+``--jobs 2`` (over four files), and the child's peak memory for one file as it grows tenfold,
+with ``--jobs 1`` (streaming). Not a test: no figure here is asserted anywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from baloot_conformance.generate import generate_games
+from baloot_conformance.ruleset import load_ruleset
+
+
+def write_games(path: Path, hands: int, seed: int) -> int:
+    """A file of about ``hands`` hands (whole games); returns the real count."""
+    rules = load_ruleset("saudi")
+    written = 0
+    with path.open("w", encoding="utf-8") as out:
+        for chunk in generate_games(rules, seed, games=max(1, hands // 9)):
+            out.write(chunk)
+            written += chunk.startswith("\nhand ")
+    return written
+
+
+def run_check(files: list[Path], jobs: int) -> tuple[float, int]:
+    """Seconds and peak RSS (kB) of one ``check`` run in a fresh child process."""
+    argv = [sys.executable, "-m", "baloot_conformance", "check", *map(str, files)]
+    argv += ["--format", "json", "--output", os.devnull, "--jobs", str(jobs)]
+    start = time.perf_counter()
+    child = subprocess.Popen(argv)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit("check did not pass on generated games")
+    return seconds, usage.ru_maxrss
+
+
+def main() -> None:
+    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
+    folder = Path(tempfile.mkdtemp(prefix="bench-check-"))
+    files = [folder / f"games-{i}.btn" for i in range(4)]
+    total = sum(write_games(path, hands // 4, seed) for seed, path in enumerate(files))
+    for jobs in (1, 2):
+        seconds, _ = run_check(files, jobs)
+        print(f"--jobs {jobs}: {total:,} hands in {seconds:.2f} s = {total / seconds:,.0f} hands/s")
+    for size in (hands // 4, hands * 5 // 2):
+        one = folder / f"one-{size}.btn"
+        count = write_games(one, size, 99)
+        seconds, peak = run_check([one], 1)
+        print(
+            f"one file of {count:,} hands: {count / seconds:,.0f} hands/s, peak RSS {peak / 1024:.1f} MB"
+        )
+
+
+if __name__ == "__main__":
+    main()
