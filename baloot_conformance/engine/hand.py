@@ -696,7 +696,7 @@ class Hand:
 
     def _apply_play(self, seat: Seat, card: Card) -> None:
         self.hands[seat] &= ~(1 << card.index)
-        trick = self.trick + (card.index,)
+        trick = (*self.trick, card.index)
         if len(trick) < 4:
             self.trick = trick
             return

@@ -16,7 +16,6 @@ from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import Seat
 from baloot_conformance.ruleset import Ruleset
 
-
 _PLAYS = tuple(tuple(Play(seat, card) for card in CARDS) for seat in range(4))
 
 
