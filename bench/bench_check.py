@@ -56,9 +56,8 @@ def main() -> None:
         one = folder / f"one-{size}.btn"
         count = write_games(one, size, 99)
         seconds, peak = run_check([one], 1)
-        print(
-            f"one file of {count:,} hands: {count / seconds:,.0f} hands/s, peak RSS {peak / 1024:.1f} MB"
-        )
+        rate = count / seconds
+        print(f"one file of {count:,} hands: {rate:,.0f} hands/s, peak RSS {peak / 1024:.1f} MB")
 
 
 if __name__ == "__main__":
