@@ -9,6 +9,7 @@ render these objects; they compute nothing themselves.
 
 from __future__ import annotations
 
+import functools
 import linecache
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -183,13 +184,18 @@ class HandChecker:
     def scan(self, hand: tr.Hand) -> None:
         """Note the completion of the deal before replay: engines log it as ``rest`` lines,
         within ``hold`` lines, or not at all (then each seat's cards are the ones it plays)."""
+        for item in hand.items:
+            if type(item) is tr.Rest:
+                self.rest[_SEATS[item.seat]] = card_set(item.cards)
+                if len(self.rest) == 4:
+                    return
+            elif type(item) is tr.Play:
+                break  # rest lines come before the play, when they come at all
         played: dict[Seat, CardSet] = {seat: 0 for seat in range(4)}
         for item in hand.items:
-            if isinstance(item, tr.Rest):
-                self.rest[seat_from_name(item.seat)] = card_set(item.cards)
-            elif isinstance(item, tr.Play):
-                played[seat_from_name(item.seat)] |= 1 << item.card.index
-        if len(self.rest) < 4 and all(cards.bit_count() == 8 for cards in played.values()):
+            if type(item) is tr.Play:
+                played[_SEATS[item.seat]] |= 1 << item.card.index
+        if all(cards.bit_count() == 8 for cards in played.values()):
             self.played = played
 
     # --- reporting ------------------------------------------------------------------------
@@ -233,7 +239,13 @@ class HandChecker:
         engine = self.engine
         if type(item) is tr.Play and engine is not None and engine.phase == "play":
             self.plays += 1  # the common case first
-            self._push(item, engine, Play(_SEATS[item.seat], item.card))
+            play = Play(_SEATS[item.seat], item.card)
+            try:
+                engine.push_play(play)
+            except IllegalAction as exc:
+                self._illegal(item, engine, play, exc)
+            if not engine.trick:
+                self._trick_done(engine)
             return
         if isinstance(item, tr.Start):
             ns = self.totals[0] if item.ns is None else item.ns
@@ -387,11 +399,15 @@ class HandChecker:
         try:
             engine.push(action)
         except IllegalAction as exc:
-            self.diverge(item, "illegal_event", exc.rule_id, exc.reason)
-            if not (isinstance(action, Play) and engine.force_play(action)):
-                raise _Stop(f"cannot continue after {item.position}") from None
+            self._illegal(item, engine, action, exc)
         if isinstance(action, Play) and not engine.trick and engine.tricks_done:
             self._trick_done(engine)
+
+    def _illegal(self, item: tr.Item, engine: Hand, action: Action, exc: IllegalAction) -> None:
+        """Report an illegal event, then follow the transcript if the engine can."""
+        self.diverge(item, "illegal_event", exc.rule_id, exc.reason)
+        if not (isinstance(action, Play) and engine.force_play(action)):
+            raise _Stop(f"cannot continue after {item.position}") from None
 
     def _trick_done(self, engine: Hand) -> None:
         self.tricks.append((engine.leader, engine.last_trick_points))
@@ -814,6 +830,13 @@ def _legal_rule(rules: Ruleset, engine: Hand, legal: CardSet, claimed: CardSet) 
     return rules.play.follow_suit.id
 
 
+@functools.lru_cache(maxsize=32)
+def _shipped_ruleset(reference: str) -> Ruleset:
+    """A ruleset named by a file's tag, loaded once per process (a run checks many files
+    under the same few rulesets)."""
+    return load_ruleset(reference)
+
+
 def check_transcript(
     source: tr.Source,
     path: str,
@@ -833,7 +856,7 @@ def check_transcript(
     with tr.TranscriptReader(source, path) as reader:
         if ruleset is None:
             tags = {t.name: t.value for t in reader.header if isinstance(t, tr.Tag)}
-            ruleset = load_ruleset(tags.get("Ruleset", ""))
+            ruleset = _shipped_ruleset(tags.get("Ruleset", ""))
         name = f"{ruleset.id}@{ruleset.version}"
         game: Game | None = None
         expected_dealer: Seat | None = None

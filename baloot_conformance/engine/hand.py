@@ -337,8 +337,9 @@ class Hand:
         if self.phase == "auction" and not isinstance(action, Bid):
             self.settle_auction()
         if isinstance(action, Play):
-            self._push_play(action)
-        elif isinstance(action, Bid):
+            self.push_play(action)
+            return
+        if isinstance(action, Bid):
             self._push_bid(action)
         elif isinstance(action, Raise):
             self._check_raise(action)
@@ -649,11 +650,13 @@ class Hand:
 
     # play
 
-    def _push_play(self, action: Play) -> None:
+    def push_play(self, action: Play) -> None:
+        """:meth:`push` for a card: the same checks, without the dispatch (replay's hot path)."""
         phase = self.phase
         if phase != "play" and phase != "raises":
             rule = "doubling.window" if phase == "completion" else "play.first_lead"
-            raise IllegalAction(rule, f"no card may be played during the {phase}")
+            when = "after the hand is over" if phase == "over" else f"during the {phase}"
+            raise IllegalAction(rule, f"no card may be played {when}")
         seat = (self.leader + len(self.trick)) % 4
         if action.seat != seat:
             raise IllegalAction(
@@ -676,6 +679,7 @@ class Hand:
             self.phase = "play"
             self._lock_by = None
         self._apply_play(seat, card)
+        self.history.append(action)
 
     def force_play(self, action: Play) -> bool:
         """Play a card that breaks a play obligation, as a transcript records it, so that replay
