@@ -223,6 +223,17 @@ class SunPriority(Rule):
 
 
 @dataclass(frozen=True, slots=True)
+class HokumResponses(Rule):
+    option: Literal["later_seats", "all_others"]
+
+
+@dataclass(frozen=True, slots=True)
+class CallWords(Rule):
+    aliases: Mapping[str, str]
+    """An engine's own call words and the calls they mean (``confirm_sun: sun``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class BiddingSection:
     order: Rule = key("order")
     rounds: Rounds = key("rounds")
@@ -230,11 +241,13 @@ class BiddingSection:
     round2_hokum_suit: Round2HokumSuit = key("round2.hokum_suit")
     sun_over_hokum: Rule = key("sun_over_hokum")
     hokum_over_hokum: HokumOverHokum = key("hokum_over_hokum")
+    hokum_responses: HokumResponses = key("hokum_responses")
     hokum_confirmation: HokumConfirmation = key("hokum_confirmation")
     ashkal: Ashkal = key("ashkal")
     ashkal_eligibility: AshkalEligibility = key("ashkal.eligibility")
     sun_priority: SunPriority = key("sun_priority")
     all_pass: Rule = key("all_pass")
+    call_words: CallWords = key("call_words")
 
 
 # --- doubling ------------------------------------------------------------------------------

@@ -329,13 +329,14 @@ class HandChecker:
     def _action(self, item: tr.Event, engine: Hand) -> Action | None:
         if isinstance(item, tr.Call):
             seat = seat_from_name(item.seat)
-            if item.phase == "raise" and item.word in ("closed", "open"):
-                return Lock(seat, item.word == "closed")  # a lock chosen on its own
+            word = self.rules.bidding.call_words.aliases.get(item.word, item.word)
+            if item.phase == "raise" and word in ("closed", "open"):
+                return Lock(seat, word == "closed")  # a lock chosen on its own
             if item.phase == "bid":
                 suit = SUIT_CODES.get(item.args[0]) if item.args else None
-                return Bid(seat, item.word, suit)
+                return Bid(seat, word, suit)
             locks = [a for a in item.args if a in ("closed", "open")]
-            self._push(item, engine, Raise(seat, item.word))
+            self._push(item, engine, Raise(seat, word))
             if not locks or (locks[0] == "open" and not engine.can_lock(seat)):
                 return None  # "open" where no lock can be chosen states what already holds
             return Lock(seat, locks[0] == "closed")

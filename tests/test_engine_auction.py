@@ -320,3 +320,16 @@ def test_legal_calls_are_exactly_the_calls_push_accepts(name: str) -> None:
             assert {norm(b) for b in accepted} == {norm(b) for b in legal}
             assert len(legal) == len({norm(b) for b in legal})
             a.push(rng.choice(legal))
+
+
+def test_all_others_answer_a_hokum_under_majlis() -> None:
+    majlis = load_ruleset("majlis")
+    a = calls(auction(majlis), "N pass", "W hokum", "S pass", "E pass")
+    assert a.window == "respond" and a.to_call() == N  # N passed before, yet answers
+    error = illegal(a.copy(), "N hokum")
+    assert error.rule_id == "bidding.hokum_over_hokum"
+    calls(a, "N pass")
+    assert str(a.window) == "confirm" and a.to_call() == W
+    # Under saudi only the later seats answer: N is not asked again.
+    b = calls(auction(), "N pass", "W hokum", "S pass", "E pass")
+    assert b.window == "confirm"

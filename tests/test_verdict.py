@@ -319,3 +319,16 @@ def test_mutations_are_detected_at_their_position() -> None:
                     missed.append((mutation.position, sorted(mutation.rules), got))
     assert count >= 1000
     assert not missed, missed[:5]
+
+
+def test_a_real_engine_log_conforms_to_its_own_profile() -> None:
+    """majlis-baloot's logged game (shared peer-games) under the majlis profile: every event
+    legal, every claim right; under saudi its known differences show up, rule by rule."""
+    text = (ROOT / "fixtures" / "btn" / "majlis-game-1.btn").read_text(encoding="utf-8")
+    assert all(v.status == "pass" for v in check_text(text, "majlis"))
+    roots = {
+        v.position: v.divergences[0].rule_id for v in check_text(text, "saudi") if v.divergences
+    }
+    assert roots["h6"] == "bidding.hokum_confirmation"  # all players answer a Hokum
+    assert roots["h8"] == "bidding.ashkal.eligibility"  # Ashkal on an Ace face-up card
+    assert roots["h1"] == "scoring.sun.conversion"  # automatic projects change the score

@@ -43,7 +43,7 @@ from baloot_conformance.engine.model import (
 )
 from baloot_conformance.ruleset import Ruleset
 
-Window = Literal["calls", "claim", "hijack", "confirm", "done"]
+Window = Literal["calls", "respond", "claim", "hijack", "confirm", "done"]
 _LOW_RANKS = frozenset({Rank.SEVEN, Rank.EIGHT, Rank.NINE})
 
 
@@ -130,7 +130,7 @@ class Auction:
         """The seat whose call is expected next."""
         if self.window == "calls":
             return self.order[self.speaker]
-        if self.window in ("claim", "hijack"):
+        if self.window in ("respond", "claim", "hijack"):
             return self._queue[0]
         if self.window == "confirm":
             assert self.pending is not None
@@ -157,11 +157,11 @@ class Auction:
         else:
             legal = [_bid(seat, "pass")]
             candidates = []
-            if self.window == "calls":
+            if self.window in ("calls", "respond"):
                 legal.append(_bid(seat, "sun"))
                 if not self._ashkal_refusal(seat):
                     legal.append(_bid(seat, "ashkal"))
-                if self.rules.deal.kawesh.option != "disabled":
+                if self.rules.deal.kawesh.option != "disabled" and self.window == "calls":
                     candidates.append(_bid(seat, "kawesh"))
             if self.pending is None or self.window == "hijack":
                 if self.round == 1:
@@ -190,6 +190,7 @@ class Auction:
         if seat != expected:
             rule = {
                 "calls": "bidding.order",
+                "respond": "bidding.hokum_responses",
                 "claim": "bidding.sun_priority",
                 "hijack": "bidding.hokum_over_hokum",
                 "confirm": "bidding.hokum_confirmation",
@@ -223,10 +224,12 @@ class Auction:
         if self.window == "confirm":
             self._check_confirmation(bid)
             return
-        # The calls window.
+        # The calls window (and the answers to a Hokum, which are calls too).
         if call == "pass":
             return
         if call == "kawesh":
+            if self.window == "respond":
+                raise IllegalAction("deal.kawesh", "Kawesh may not answer a Hokum bid")
             self._check_kawesh(seat)
             return
         if call == "hokum":
@@ -250,6 +253,8 @@ class Auction:
         )
 
     def _window_words(self) -> str:
+        if self.window == "respond":
+            return "the other players answer the Hokum in turn"
         if self.window == "claim":
             return "earlier seats may claim the Sun"
         if self.window == "hijack":
@@ -355,6 +360,13 @@ class Auction:
         else:
             self._call(bid)
 
+    def _answers(self, bidder: Seat) -> list[Seat] | None:
+        """Who answers a Hokum in turn [bidding.hokum_responses]: ``None`` for the rest of the
+        round in order, else the three other players from the bidder's right."""
+        if self.rules.bidding.hokum_responses.option == "later_seats":
+            return None
+        return [(bidder + offset) % 4 for offset in (1, 2, 3)]
+
     def _call(self, bid: Bid) -> None:
         seat, call = bid.seat, bid.call
         if call == "kawesh":
@@ -366,10 +378,20 @@ class Auction:
         elif call == "hokum":
             suit = bid.suit or self.faceup.suit
             self.pending = (seat, suit)
+            answers = self._answers(seat)
+            if answers is not None:
+                self._queue = answers
+                self.window = "respond"
+                return
         else:  # sun or ashkal
             self._sun_by = seat
             self.ashkal = call == "ashkal"
             self._open_claims(seat)
+            return
+        if self.window == "respond":
+            self._queue.pop(0)
+            if not self._queue:
+                self._end_of_round()
             return
         self.speaker += 1
         if self.speaker == 4:
