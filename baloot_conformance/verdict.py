@@ -42,6 +42,7 @@ from baloot_conformance.engine.model import (
     seat_from_name,
 )
 from baloot_conformance.engine.projects import find_projects
+from baloot_conformance.engine.scoring import HandFacts, HandScore, card_points_to_game_points
 from baloot_conformance.errors import Location
 from baloot_conformance.ruleset import Ruleset, load_ruleset
 
@@ -554,10 +555,7 @@ class HandChecker:
         expected: str | None
         claimed: str
         if isinstance(item, tr.TeamClaim):
-            figures = self._team_figures(item.name, result)
-            if figures is None:
-                return  # a figure this version of the kit does not compute
-            expected_pair, rule = figures
+            expected_pair, rule = self._team_figures(item.name, result)
             claimed_pair = (item.ns, item.ew)
             wrong = [
                 t
@@ -603,32 +601,42 @@ class HandChecker:
                     claimed=item.team,
                 )
 
-    def _team_figures(self, name: str, result: HandResult) -> tuple[tuple[int, int], str] | None:
+    def _team_figures(self, name: str, result: HandResult) -> tuple[tuple[int, int], str]:
+        """The engine's figure for a per-team claim, and the rule that decides it."""
         score = result.score
+        rules = self.rules
+        deciders = [r for r in (score.decided_by if score else ()) if r != "scoring.round_value"]
+        points_rule = deciders[-1] if deciders else rules.scoring.round_value.id
+        points = result.game_points
         if name == "total":
-            points = result.game_points
-            return (
-                self.totals[0] + points[0],
-                self.totals[1] + points[1],
-            ), self.rules.game.target.id
+            return (self.totals[0] + points[0], self.totals[1] + points[1]), rules.game.target.id
         if name == "score":
-            deciders = [
-                r for r in (score.decided_by if score else ()) if r != "scoring.round_value"
-            ]
-            return result.game_points, deciders[
-                -1
-            ] if deciders else self.rules.scoring.round_value.id
+            return points, points_rule
         if score is None:
-            return (0, 0), self.rules.bidding.all_pass.id
-        if name == "abnat":
-            return score.abnat, self.rules.cards.last_trick.id
-        if name == "aklat":
-            last = self.engine.last_trick_team if self.engine else 0
-            aklat = card_points_without_last_trick(self.rules, score.abnat, last)
-            return aklat, self.rules.cards.points_plain.id
-        if name == "projects":
-            return score.projects, self.rules.projects.comparison.id
-        return None
+            return (0, 0), rules.bidding.all_pass.id
+        facts = self.engine.facts if self.engine else None
+        if facts is None:
+            return (0, 0), rules.bidding.all_pass.id
+        cards, projects = card_and_project_scores(rules, facts, score)
+        kind = facts.contract.kind
+        conversion = (
+            rules.scoring.sun_conversion if kind == "sun" else rules.scoring.hokum_conversion
+        )
+        figures = {
+            "abnat": (score.abnat, rules.cards.last_trick.id),
+            "aklat": (
+                card_points_without_last_trick(
+                    rules, score.abnat, self.engine.last_trick_team if self.engine else 0
+                ),
+                rules.cards.points_plain.id,
+            ),
+            "projects": (score.projects, rules.projects.comparison.id),
+            "cardscore": (cards, conversion.id),
+            "projectscore": (projects, rules.projects.comparison.id),
+        }
+        if name in figures:
+            return figures[name]
+        raise AssertionError(f"unknown team claim {name!r}")  # the notation lists them all
 
     # --- the end --------------------------------------------------------------------------
 
@@ -660,8 +668,8 @@ class HandChecker:
 
 #: Claims that ``--require`` can demand, for a strict gate.
 REQUIRABLE_CLAIMS = (
-    "contract", "trick", "legal", "abnat", "aklat", "projects", "score", "total", "result",
-    "kaboot", "winner",
+    "contract", "trick", "legal", "abnat", "aklat", "projects", "cardscore", "projectscore",
+    "score", "total", "result", "kaboot", "winner",
 )  # fmt: skip
 
 
@@ -726,7 +734,7 @@ def _check_required(checker: HandChecker, hand: tr.Hand, required: frozenset[str
             and not any(isinstance(c, tr.WinnerClaim) for c in claims),
         ),
     ]
-    for name in ("abnat", "aklat", "projects"):
+    for name in ("abnat", "aklat", "projects", "cardscore", "projectscore"):
         needed.append((name, played and name not in names))
     for name in ("score", "total"):
         needed.append((name, result is not None and name not in names))
@@ -750,6 +758,24 @@ def _project_name(word: str, cards: CardSet) -> str:
         return word
     ranks = {card.rank for card in cards_of(cards)}
     return "hundred.four_of_a_kind" if len(ranks) == 1 else "hundred.sequence"
+
+
+def card_and_project_scores(
+    rules: Ruleset, facts: HandFacts, score: HandScore
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The ``cardscore`` and ``projectscore`` figures, as engines report them (majlis-baloot's
+    logs): each side's card points converted, and the game points of the projects that count,
+    both before the outcome (a failure, a Kaboot, a raise) is applied."""
+    kind, buyer, abnat = facts.contract.kind, facts.contract.buyer_team, score.abnat
+    cards = (
+        card_points_to_game_points(rules, kind, abnat[0], abnat[1], buyer == 0),
+        card_points_to_game_points(rules, kind, abnat[1], abnat[0], buyer == 1),
+    )
+    projects = (
+        facts.project_points if facts.project_team == 0 else 0,
+        facts.project_points if facts.project_team == 1 else 0,
+    )
+    return cards, projects
 
 
 def card_points_without_last_trick(

@@ -173,6 +173,9 @@ def test_generate_is_deterministic() -> None:
 # --- mutation testing -----------------------------------------------------------------------
 
 
+TEAM_WORDS = "abnat|aklat|projects|cardscore|projectscore|score|total"
+
+
 @dataclass(frozen=True)
 class Mutation:
     text: str
@@ -214,7 +217,9 @@ def mutations(hand_text: str, rng: random.Random) -> list[Mutation]:
             change(i, f"= trick {m[1]} {other} {m[3]}", position, "play.trick_winner")
             points = f"= trick {m[1]} {m[2]} {int(m[3]) + 1}"
             change(i, points, position, "cards.points.plain", "cards.points.trump")
-        elif m := re.fullmatch(r"= (abnat|aklat|projects|score|total) NS (\d+) EW (\d+)", line):
+        elif m := re.fullmatch(
+            r"= (abnat|aklat|projects|cardscore|projectscore|score|total) NS (\d+) EW (\d+)", line
+        ):
             change(i, f"= {m[1]} NS {int(m[2]) + 2} EW {m[3]}", f"h1.{m[1]}")
         elif m := re.fullmatch(r"= result (\w+)", line):
             other = {"made": "failed", "failed": "made", "tie": "made"}[m[1]]
@@ -331,4 +336,4 @@ def test_a_real_engine_log_conforms_to_its_own_profile() -> None:
     }
     assert roots["h6"] == "bidding.hokum_confirmation"  # all players answer a Hokum
     assert roots["h8"] == "bidding.ashkal.eligibility"  # Ashkal on an Ace face-up card
-    assert roots["h1"] == "scoring.sun.conversion"  # automatic projects change the score
+    assert roots["h1"] == "projects.comparison"  # majlis declares projects automatically
