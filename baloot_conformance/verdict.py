@@ -888,7 +888,10 @@ def check_transcript(
         game: Game | None = None
         expected_dealer: Seat | None = None
         for hand in reader:
-            if game is None or game.is_over():
+            first = next((i for i in hand.items if isinstance(i, tr.Event)), None)
+            if game is None or game.is_over() or isinstance(first, tr.Start):
+                # A new game: after the last one ended, or where a hand states its totals
+                # (fixtures of independent hands); the deal owes nothing to the hand before.
                 game = Game(ruleset, dealer=0)
                 expected_dealer = None
             verdict, checker = check_hand(
