@@ -32,6 +32,8 @@ def caret_excerpt(source_line: str, column: int, line_number: int | None = None)
     Long lines are cut around the column so the excerpt stays on one screen.
     """
     text = source_line.rstrip("\r\n").expandtabs(1)
+    # Control and binary characters become U+FFFD, one for one, so the caret still lines up.
+    text = "".join(c if c.isprintable() else "\ufffd" for c in text)
     start = 0
     if len(text) > 100:
         start = max(0, min(column - 50, len(text) - 100))
