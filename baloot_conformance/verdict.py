@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import linecache
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -872,9 +872,8 @@ def check_transcript(
 ) -> Iterator[HandVerdict]:
     """Replay every hand of a transcript, streaming one verdict per hand.
 
-    ``ruleset`` overrides the file's ``[Ruleset]`` tag. Hands follow each other as one game:
-    running totals, dealer rotation and the game's winner carry over (a ``start`` line resets
-    the totals, as fixtures of single hands do).
+    ``ruleset`` overrides the file's ``[Ruleset]`` tag. Hands follow each other as one game
+    (see :func:`check_hands`).
 
     Raises:
         TranscriptSyntaxError: the file is not valid BTN (the hands before it are yielded).
@@ -882,20 +881,43 @@ def check_transcript(
     """
     with tr.TranscriptReader(source, path) as reader:
         if ruleset is None:
-            tags = {t.name: t.value for t in reader.header if isinstance(t, tr.Tag)}
-            ruleset = _shipped_ruleset(tags.get("Ruleset", ""))
-        name = f"{ruleset.id}@{ruleset.version}"
-        game: Game | None = None
-        expected_dealer: Seat | None = None
-        for hand in reader:
-            first = next((i for i in hand.items if isinstance(i, tr.Event)), None)
-            if game is None or game.is_over() or isinstance(first, tr.Start):
-                # A new game: after the last one ended, or where a hand states its totals
-                # (fixtures of independent hands); the deal owes nothing to the hand before.
-                game = Game(ruleset, dealer=0)
-                expected_dealer = None
-            verdict, checker = check_hand(
-                ruleset, hand, path, name, game, expected_dealer, required
-            )
-            yield verdict
-            expected_dealer = checker.result.next_dealer if checker.result else None
+            ruleset = ruleset_of(reader)
+        yield from check_hands(reader, path, ruleset, required)
+
+
+def ruleset_of(reader: tr.TranscriptReader) -> Ruleset:
+    """The ruleset a transcript names in its ``[Ruleset]`` tag."""
+    return _shipped_ruleset(ruleset_tag(reader))
+
+
+def ruleset_tag(reader: tr.TranscriptReader) -> str:
+    tags = {t.name: t.value for t in reader.header if isinstance(t, tr.Tag)}
+    return tags.get("Ruleset", "")
+
+
+def starts_game(hand: tr.Hand) -> bool:
+    """Whether a hand begins a game of its own (it states its totals with a ``start`` line):
+    such a hand owes nothing to the hands before it, so a file can be cut there."""
+    first = next((i for i in hand.items if isinstance(i, tr.Event)), None)
+    return isinstance(first, tr.Start)
+
+
+def check_hands(
+    hands: Iterable[tr.Hand],
+    path: str,
+    ruleset: Ruleset,
+    required: frozenset[str] = frozenset(),
+) -> Iterator[HandVerdict]:
+    """Replay hands that follow each other as games: running totals, dealer rotation and the
+    game's winner carry over; a new game starts after one ends and at every hand that
+    :func:`starts_game`."""
+    name = f"{ruleset.id}@{ruleset.version}"
+    game: Game | None = None
+    expected_dealer: Seat | None = None
+    for hand in hands:
+        if game is None or game.is_over() or starts_game(hand):
+            game = Game(ruleset, dealer=0)
+            expected_dealer = None
+        verdict, checker = check_hand(ruleset, hand, path, name, game, expected_dealer, required)
+        yield verdict
+        expected_dealer = checker.result.next_dealer if checker.result else None

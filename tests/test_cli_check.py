@@ -159,3 +159,18 @@ def test_check_help_documents_exit_codes(capsys: pytest.CaptureFixture[str]) -> 
     assert main(["check", "--help"]) == 0
     text = capsys.readouterr().out
     assert "exit codes: 0" in text and "--require" in text
+
+
+def test_jobs_split_one_file_by_games_without_changing_the_report(tmp_path: Path) -> None:
+    path = tmp_path / "many.btn"
+    assert run("generate", "--seed", "5", "--games", "20", "--output", str(path))[0] == 0
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    late = [i for i, line in enumerate(lines) if line.startswith("= score ")][-5]
+    lines[late] = lines[late].replace("= score NS ", "= score NS 9")  # a failure near the end
+    path.write_text("\n".join(lines), encoding="utf-8")
+    one = run("check", str(path), "--jobs", "1", "--format", "json")
+    two = run("check", str(path), "--jobs", "2", "--format", "json")
+    assert one[0] == two[0] == 1
+    assert one[1] == two[1]
+    assert one[1].count('"record":"hand"') > 100
