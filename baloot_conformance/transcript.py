@@ -443,9 +443,10 @@ def _strip_eol(text: str) -> str:
     return text
 
 
-def _lines_from_text(text: str, errors: _Errors) -> Iterator[tuple[int, str]]:
-    """Split a string into lines (``\\n`` or ``\\r\\n``), checking each."""
-    number = 0
+def _lines_from_text(text: str, errors: _Errors, first_line: int = 1) -> Iterator[tuple[int, str]]:
+    """Split a string into lines (``\\n`` or ``\\r\\n``), checking each; the first is number
+    ``first_line`` (a run of hands cut from a longer file keeps the file's line numbers)."""
+    number = first_line - 1
     pos = 0
     size = len(text)
     while pos < size:
@@ -1008,21 +1009,26 @@ def _first_statement(text: str, errors: _Errors) -> Stmt:
     return stmt
 
 
-def _statements(lines: Iterable[tuple[int, str]], errors: _Errors) -> Iterator[Stmt]:
-    """Layer 2: the statements of a file (blank lines dropped, metadata gathered).
+def _statements(
+    lines: Iterable[tuple[int, str]], errors: _Errors, versioned: bool = True
+) -> Iterator[Stmt]:
+    """Layer 2: the statements of a file (blank lines dropped, metadata gathered); with
+    ``versioned`` false, of a run of hands cut from a file (no version line first).
 
     The loop is the fast path: the first word picks the statement's patterns in ``_FAST``
     (canonical spacing, then any spacing); other lines go to :func:`_fast_other`, and what
     neither recognises to the Lark grammar (:func:`_slow_statement`).
     """
     lines = iter(lines)
-    for _number, text in lines:
-        stmt = _first_statement(text, errors)
-        yield stmt
-        break
-    else:
-        return
-    after_version = stmt[0] == "version"
+    after_version = False
+    if versioned:
+        for _number, text in lines:
+            stmt = _first_statement(text, errors)
+            yield stmt
+            break
+        else:
+            return
+        after_version = stmt[0] == "version"
     fast = _FAST
     for number, text in lines:
         first = text[:1]
@@ -1714,6 +1720,30 @@ class TranscriptReader:
         reader._file = None
         errors = _Errors(path)
         reader._start(path, errors, _lines_from_text(text, errors))
+        return reader
+
+    @classmethod
+    def for_hands(cls, text: str, path: str, first_line: int) -> TranscriptReader:
+        """A reader over a run of whole hands cut from a file whose header was read already:
+        ``text`` starts with a ``hand`` line, which is line ``first_line`` of ``path``. Used to
+        check the games of one file in parallel; errors keep the file's line numbers."""
+        reader = cls.__new__(cls)
+        reader._owned = None
+        reader._text = None
+        reader._file = path
+        reader.path = path
+        reader._errors = _Errors(path)
+        reader._stmts = _statements(
+            _lines_from_text(text, reader._errors, first_line), reader._errors, versioned=False
+        )
+        reader.version = str(KNOWN_MAJOR)
+        reader.metadata = None
+        reader.metadata_text = None
+        reader.header = ()
+        reader._seen_hands = _NumberSet()
+        reader._pending = reader._next()
+        if reader._pending is None or reader._pending[0] != "hand":
+            raise reader._errors.at("a run of hands starts with a 'hand' line", first_line, 1)
         return reader
 
     def _start(self, path: str, errors: _Errors, lines: Iterator[tuple[int, str]]) -> None:

@@ -174,3 +174,17 @@ def test_jobs_split_one_file_by_games_without_changing_the_report(tmp_path: Path
     assert one[0] == two[0] == 1
     assert one[1] == two[1]
     assert one[1].count('"record":"hand"') > 100
+
+
+def test_a_syntax_error_late_in_a_split_file_keeps_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "broken.btn"
+    assert run("generate", "--seed", "6", "--games", "30", "--output", str(path))[0] == 0
+    lines = path.read_text(encoding="utf-8").split("\n")
+    bad = len(lines) - 20
+    lines[bad] = "trick 9: N AS"  # not BTN
+    path.write_text("\n".join(lines), encoding="utf-8")
+    one = run("check", str(path), "--jobs", "1", "--format", "json")
+    two = run("check", str(path), "--jobs", "2", "--format", "json")
+    assert one[0] == two[0] == 2
+    assert f"{path}:{bad + 1}:" in one[2]
+    assert one[1:] == two[1:]

@@ -8,6 +8,7 @@ import argparse
 import functools
 import glob
 import io
+import itertools
 import multiprocessing
 import os
 import sys
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from baloot_conformance import __version__
+from baloot_conformance import transcript as tr
 from baloot_conformance.errors import BalootError, UnreadableInputError
 from baloot_conformance.generate import generate_games
 from baloot_conformance.report import make_reporter
@@ -28,7 +30,9 @@ from baloot_conformance.verdict import (
     HandVerdict,
     RunHeader,
     RunSummary,
+    check_hands,
     check_transcript,
+    ruleset_tag,
 )
 
 _EXIT_OK, _EXIT_FAIL, _EXIT_USAGE = 0, 1, 2
@@ -85,8 +89,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         type=int,
         default=os.cpu_count() or 1,
         metavar="N",
-        help="worker processes (default: all cores): files are checked in parallel; the "
-        "report's order is the same",
+        help="worker processes (default: all cores): files, and the games within a file, are "
+        "checked in parallel; the report's order is the same",
     )
     check.add_argument(
         "--fail-fast", action="store_true", help="stop at the first hand that does not pass"
@@ -221,33 +225,100 @@ def _run(
 ) -> Iterator[tuple[Iterable[HandVerdict], list[str]]]:
     """Verdicts and, once they are read, problems, in file and hand order.
 
-    With one job (or one file) each file streams. With more, worker processes check whole
-    files and the results come back in order, at most a few files per worker in flight.
-    Cutting one file into games for the workers was measured slower than one process here:
-    the parent's parsing and the pickling of the hands outweigh the replay they save.
+    With one job each file streams. With more, each file is cut into runs of whole games
+    (at hands that :func:`~baloot_conformance.verdict.starts_game`), worker processes parse
+    and check the runs, and the results come back in order, at most a few runs per worker
+    in flight, so memory stays bounded whatever the number of hands.
     """
-    if jobs == 1 or len(files) == 1:
+    if jobs == 1:
         for path in files:
             problems: list[str] = []
             yield _verdicts(path, reference, required, problems), problems
         return
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         pending: deque[AsyncResult[tuple[list[HandVerdict], list[str]]]] = deque()
-        for path in files:
-            pending.append(pool.apply_async(_check_file, ((path, reference, required),)))
-            if len(pending) >= 2 * jobs:
+        for task in _tasks(files, reference, required):
+            pending.append(pool.apply_async(_check_task, (task,)))
+            if len(pending) >= 3 * jobs:
                 yield pending.popleft().get()
         while pending:
             yield pending.popleft().get()
 
 
-def _check_file(
-    task: tuple[str, str | None, frozenset[str]],
-) -> tuple[list[HandVerdict], list[str]]:
-    """A worker's job: one whole file."""
-    path, reference, required = task
+#: A worker's job: a file, a ruleset reference, the required claims, and either a run of
+#: whole games cut from the file (its text and first line) or ``None`` for the whole file.
+_Task = tuple[str, str | None, frozenset[str], tuple[str | bytes, int] | None]
+_RUN_HANDS = 100  # hands per run, at least: enough to outweigh starting a job
+
+
+def _tasks(files: list[str], reference: str | None, required: frozenset[str]) -> Iterator[_Task]:
+    for path in files:
+        if path == "-":  # the parent reads standard input; a worker checks it whole
+            yield path, reference, required, (sys.stdin.buffer.read(), 1)
+            continue
+        runs = _game_runs(path)
+        if runs is None:
+            yield path, reference, required, None
+            continue
+        ruleset = reference or runs[0]
+        for run in runs[1]:
+            yield path, ruleset, required, run
+
+
+def _game_runs(path: str) -> tuple[str, list[tuple[str, int]]] | None:
+    """The file's ruleset tag and its text cut into runs of whole games (each run starting at
+    a ``hand`` line followed by a ``start`` line); ``None`` when the file cannot be cut (it
+    reads badly, has no such hands, or is a single run): a worker then reads it whole."""
+    try:
+        with tr.TranscriptReader(path) as reader:
+            tag = ruleset_tag(reader)
+        text = Path(path).read_bytes().decode("utf-8")
+    except (BalootError, OSError, UnicodeDecodeError):
+        return None
+    lines = text.split("\n")
+    cuts = [
+        i
+        for i, line in enumerate(lines[:-1])
+        if line.startswith("hand ") and lines[i + 1].startswith("start ")
+    ]
+    if not cuts:
+        return None
+    cut_at, starts, hands = set(cuts), [cuts[0]], 0
+    for i in range(cuts[0], len(lines)):
+        if lines[i].startswith("hand "):
+            if hands >= _RUN_HANDS and i in cut_at:
+                starts.append(i)
+                hands = 0
+            hands += 1
+    if len(starts) < 2:
+        return None
+    # Anything before the first cut (the header, earlier hands) goes with the first run.
+    bounds = [*starts[1:], len(lines)]
+    runs = [("\n".join(lines[: bounds[0]]), 1)]
+    runs += [("\n".join(lines[a:b]), a + 1) for a, b in itertools.pairwise(bounds)]
+    return tag, runs
+
+
+def _check_task(task: _Task) -> tuple[list[HandVerdict], list[str]]:
+    """A worker's job: a whole file, or a run of games cut from one."""
+    path, reference, required, run = task
     problems: list[str] = []
-    return list(_verdicts(path, reference, required, problems)), problems
+    if run is None or run[1] == 1:
+        source: Any = None
+        if run is not None:
+            payload = run[0]
+            source = io.BytesIO(payload if isinstance(payload, bytes) else payload.encode("utf-8"))
+        return list(_verdicts(path, reference, required, problems, source)), problems
+    verdicts: list[HandVerdict] = []
+    try:
+        ruleset = _load(reference or "")
+        assert isinstance(run[0], str)
+        reader = tr.TranscriptReader.for_hands(run[0], path, run[1])
+        for verdict in check_hands(reader, path, ruleset, required):
+            verdicts.append(verdict)
+    except BalootError as exc:
+        problems.append(str(exc))
+    return verdicts, problems
 
 
 @functools.lru_cache(maxsize=16)
@@ -257,12 +328,17 @@ def _load(reference: str) -> Ruleset:
 
 
 def _verdicts(
-    path: str, reference: str | None, required: frozenset[str], problems: list[str]
+    path: str,
+    reference: str | None,
+    required: frozenset[str],
+    problems: list[str],
+    source: Any = None,
 ) -> Iterator[HandVerdict]:
     """The verdicts of one file, streamed; a problem reading it is appended to ``problems``."""
     try:
         ruleset = _load(reference) if reference else None
-        source: Any = io.BytesIO(sys.stdin.buffer.read()) if path == "-" else path
+        if source is None:
+            source = io.BytesIO(sys.stdin.buffer.read()) if path == "-" else path
         yield from check_transcript(source, path, ruleset, required)
     except BalootError as exc:
         problems.append(str(exc))
