@@ -3,8 +3,9 @@ with every claim.
 
 Run ``python bench/bench_check.py [HANDS]``. It writes generated games to a temporary folder,
 then times the real command in a child process: hands per second with ``--jobs 1`` and
-``--jobs 2`` (over four files), and the child's peak memory for one file as it grows tenfold,
-with ``--jobs 1`` (streaming). Not a test: no figure here is asserted anywhere.
+``--jobs 2`` over four files and over one file (cut into games), and the child's peak memory
+for one file as it grows tenfold, with ``--jobs 1`` (streaming). Not a test: no figure here is
+asserted anywhere.
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ def main() -> None:
     for size in (hands // 4, hands * 5 // 2):
         one = folder / f"one-{size}.btn"
         count = write_games(one, size, 99)
+        parallel, _ = run_check([one], 2)
+        print(f"one file of {count:,} hands, --jobs 2: {count / parallel:,.0f} hands/s")
         seconds, peak = run_check([one], 1)
         rate = count / seconds
         print(f"one file of {count:,} hands: {rate:,.0f} hands/s, peak RSS {peak / 1024:.1f} MB")
