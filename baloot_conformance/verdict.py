@@ -18,6 +18,7 @@ from typing import Literal
 from baloot_conformance import transcript as tr
 from baloot_conformance.cards import SUIT_CODES, Card
 from baloot_conformance.engine.actions import (
+    PLAYS,
     Action,
     Announce,
     Bid,
@@ -240,7 +241,7 @@ class HandChecker:
         engine = self.engine
         if type(item) is tr.Play and engine is not None and engine.phase == "play":
             self.plays += 1  # the common case first
-            play = Play(_SEATS[item.seat], item.card)
+            play = PLAYS[_SEATS[item.seat]][item.card.index]
             try:
                 engine.push_play(play)
             except IllegalAction as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from baloot_conformance.cards import Card, Suit
+from baloot_conformance.cards import CARDS, Card, Suit
 from baloot_conformance.engine.model import SEAT_NAMES, CardSet, Seat, format_cards
 
 
@@ -97,3 +97,9 @@ class Play:
 
 
 Action = Bid | Raise | Lock | Complete | Declare | Announce | Play
+
+#: Every possible card play, by seat and card index: actions are immutable, so replay and
+#: random play share these instead of building a new object per card.
+PLAYS: tuple[tuple[Play, ...], ...] = tuple(
+    tuple(Play(seat, card) for card in CARDS) for seat in range(4)
+)

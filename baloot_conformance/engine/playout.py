@@ -10,13 +10,11 @@ from __future__ import annotations
 import random
 
 from baloot_conformance.cards import CARDS
-from baloot_conformance.engine.actions import Action, Declare, Lock, Play, Raise
+from baloot_conformance.engine.actions import PLAYS, Action, Declare, Lock, Play, Raise
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import Seat
 from baloot_conformance.ruleset import Ruleset
-
-_PLAYS = tuple(tuple(Play(seat, card) for card in CARDS) for seat in range(4))
 
 
 def choose(hand: Hand, rng: random.Random) -> Action:
@@ -32,7 +30,7 @@ def choose(hand: Hand, rng: random.Random) -> Action:
         legal = hand.legal_cards()
         for _ in range(int(rng.random() * legal.bit_count())):
             legal &= legal - 1  # drop the lowest card
-        return _PLAYS[hand.to_play()][(legal & -legal).bit_length() - 1]
+        return PLAYS[hand.to_play()][(legal & -legal).bit_length() - 1]
     if hand.phase == "auction":
         bids = hand.auction.legal_calls()
         passes = [b for b in bids if b.call == "pass"]
