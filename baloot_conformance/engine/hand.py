@@ -33,6 +33,7 @@ from baloot_conformance.cards import Card, Rank
 from baloot_conformance.cards import card as card_of
 from baloot_conformance.engine import projects as projects_
 from baloot_conformance.engine.actions import (
+    PLAYS,
     Action,
     Announce,
     Bid,
@@ -269,8 +270,8 @@ class Hand:
             if announcement is not None:
                 actions.append(announcement)
             actions += self.legal_declarations()
-            seat = self.to_play()
-            actions += [Play(seat, card) for card in cards_of(self.legal_cards())]
+            plays = PLAYS[self.to_play()]
+            actions += [plays[card.index] for card in cards_of(self.legal_cards())]
         return actions
 
     def _legal_raises(self) -> list[Action]:

@@ -27,20 +27,28 @@ def choose(hand: Hand, rng: random.Random) -> Action:
             declarations = hand.legal_declarations()
             if declarations and rng.random() < 0.8:
                 return rng.choice(declarations)
-        legal = hand.legal_cards()
-        for _ in range(int(rng.random() * legal.bit_count())):
-            legal &= legal - 1  # drop the lowest card
-        return PLAYS[hand.to_play()][(legal & -legal).bit_length() - 1]
+        return random_card(hand, rng)
     if hand.phase == "auction":
         bids = hand.auction.legal_calls()
         passes = [b for b in bids if b.call == "pass"]
         return passes[0] if passes and rng.random() < 0.6 else rng.choice(bids)
     actions = hand.legal_actions()  # the raises, the lock, the first lead's declarations
+    by_kind: dict[type, list[Action]] = {}
+    for action in actions:
+        by_kind.setdefault(type(action), []).append(action)
     for kind, chance in ((Declare, 0.8), (Lock, 0.7), (Raise, 0.3)):
-        some = [a for a in actions if isinstance(a, kind)]
+        some = by_kind.get(kind)
         if some and rng.random() < chance:
             return rng.choice(some)
-    return rng.choice([a for a in actions if isinstance(a, Play)])
+    return rng.choice(by_kind[Play])
+
+
+def random_card(hand: Hand, rng: random.Random) -> Play:
+    """A random card among those the seat to play may play."""
+    legal = hand.legal_cards()
+    for _ in range(int(rng.random() * legal.bit_count())):
+        legal &= legal - 1  # drop the lowest card
+    return PLAYS[hand.to_play()][(legal & -legal).bit_length() - 1]
 
 
 def random_hand(
@@ -51,7 +59,10 @@ def random_hand(
     rng.shuffle(pack)
     hand = Hand.shuffled(rules, dealer, pack, totals)
     while not hand.is_over():
-        hand.push(choose(hand, rng))
+        if hand.phase == "play" and hand.tricks_done and hand.announcement() is None:
+            hand.push_play(random_card(hand, rng))  # most of a hand, kept cheap
+        else:
+            hand.push(choose(hand, rng))
     return hand
 
 
