@@ -182,6 +182,8 @@ class HandChecker:
         self.tricks: list[tuple[Seat, int]] = []
         """Each finished trick's winner and card points."""
         self.result: HandResult | None = None
+        self.claimed_total: tuple[int, int] | None = None
+        """The hand's ``= total`` claim: the next hand goes on from it."""
 
     def scan(self, hand: tr.Hand) -> None:
         """Note the completion of the deal before replay: engines log it as ``rest`` lines,
@@ -427,6 +429,7 @@ class HandChecker:
 
     def claim(self, item: tr.Claim) -> None:
         self.claims += 1
+        self.claimed_total = _claimed_total(item) or self.claimed_total
         engine = self.engine
         if isinstance(item, tr.ContractClaim):
             self._claim_contract(item)
@@ -699,14 +702,22 @@ def check_hand(
                 checker.claim(item)
     except _Stop as exc:
         stopped = str(exc)
+        for item in hand.items:  # the claims after the stop: the game goes on from its total
+            checker.claimed_total = _claimed_total(item) or checker.claimed_total
     if required and stopped is None:
         _check_required(checker, hand, required)
     # The game goes on from the transcript's own running totals, so that one wrong hand does
     # not make every later total wrong too.
-    claimed = [i for i in hand.items if isinstance(i, tr.TeamClaim) and i.name == "total"]
-    if claimed and claimed[-1].ns is not None and claimed[-1].ew is not None:
-        game.totals = (claimed[-1].ns, claimed[-1].ew)
+    if checker.claimed_total is not None:
+        game.totals = checker.claimed_total
     return checker.verdict(hand, stopped), checker
+
+
+def _claimed_total(item: tr.HandItem) -> tuple[int, int] | None:
+    """The running totals a ``= total`` claim states, when it states both."""
+    if not (type(item) is tr.TeamClaim and item.name == "total"):
+        return None
+    return None if item.ns is None or item.ew is None else (item.ns, item.ew)
 
 
 def _check_required(checker: HandChecker, hand: tr.Hand, required: frozenset[str]) -> None:
