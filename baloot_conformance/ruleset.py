@@ -884,12 +884,6 @@ def canonical_json(data: Any) -> str:
 # --- public entry points -------------------------------------------------------------------
 
 
-def resolve_document(reference: str | Path) -> tuple[dict[str, Any], str]:
-    """Resolve a ruleset reference to its plain document (validated) and its file path."""
-    doc = _load_checked(reference)
-    return doc.data, doc.path
-
-
 def _load_checked(reference: str | Path) -> _Document:
     if isinstance(reference, str) and (Path(reference).is_file() or _is_path_reference(reference)):
         reference = Path(reference)

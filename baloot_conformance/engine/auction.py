@@ -70,7 +70,6 @@ class Auction:
     """The auction of one hand; feed it calls with :meth:`push`."""
 
     __slots__ = (
-        "_confirming",
         "_queue",
         "_sun_by",
         "ashkal",
@@ -111,7 +110,6 @@ class Auction:
         self.ashkal = False
         self._queue: list[Seat] = []
         """Seats still to be asked in the claim or hijack window, in priority order."""
-        self._confirming = False
         self.result: AuctionResult | None = None
 
     def copy(self) -> Auction:

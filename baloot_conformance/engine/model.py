@@ -51,10 +51,6 @@ def seat_from_name(name: str) -> Seat:
     return seat
 
 
-def bit(card: Card) -> CardSet:
-    return 1 << card.index
-
-
 def card_set(cards: Iterable[Card]) -> CardSet:
     mask = 0
     for card in cards:
@@ -68,15 +64,6 @@ def cards_of(mask: CardSet) -> Iterator[Card]:
         low = mask & -mask
         yield CARDS[low.bit_length() - 1]
         mask ^= low
-
-
-def count(mask: CardSet) -> int:
-    return mask.bit_count()
-
-
-def suit_of_index(index: int) -> int:
-    """The suit index (0-3, ``Suit`` order) of the card with this index."""
-    return index >> 3
 
 
 def format_cards(mask: CardSet) -> str:
