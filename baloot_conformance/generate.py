@@ -19,8 +19,6 @@ from baloot_conformance.engine.playout import random_hand
 from baloot_conformance.ruleset import Ruleset
 from baloot_conformance.verdict import (
     PROJECT_WORDS,
-    card_and_project_scores,
-    card_points_without_last_trick,
     contract_words,
     result_word,
 )
@@ -158,12 +156,10 @@ def _result_lines(hand: Hand, totals: tuple[int, int], game: Game) -> Iterator[s
     result = hand.result()
     score = result.score
     if score is not None and result.contract is not None:
-        aklat = card_points_without_last_trick(hand.rules, score.abnat, hand.last_trick_team)
         yield f"= abnat NS {score.abnat[0]} EW {score.abnat[1]}\n"
-        yield f"= aklat NS {aklat[0]} EW {aklat[1]}\n"
+        yield f"= aklat NS {score.aklat[0]} EW {score.aklat[1]}\n"
         yield f"= projects NS {score.projects[0]} EW {score.projects[1]}\n"
-        assert hand.facts is not None
-        cards, projects = card_and_project_scores(hand.rules, hand.facts, score)
+        cards, projects = score.card_scores, score.project_scores
         yield f"= cardscore NS {cards[0]} EW {cards[1]}\n"
         yield f"= projectscore NS {projects[0]} EW {projects[1]}\n"
         yield f"= result {result_word(result)}\n"

@@ -43,7 +43,6 @@ from baloot_conformance.engine.model import (
     seat_from_name,
 )
 from baloot_conformance.engine.projects import find_projects
-from baloot_conformance.engine.scoring import HandFacts, HandScore, card_points_to_game_points
 from baloot_conformance.errors import Location
 from baloot_conformance.ruleset import Ruleset, load_ruleset
 
@@ -618,25 +617,14 @@ class HandChecker:
             return points, points_rule
         if score is None:
             return (0, 0), rules.bidding.all_pass.id
-        facts = self.engine.facts if self.engine else None
-        if facts is None:
-            return (0, 0), rules.bidding.all_pass.id
-        cards, projects = card_and_project_scores(rules, facts, score)
-        kind = facts.contract.kind
-        conversion = (
-            rules.scoring.sun_conversion if kind == "sun" else rules.scoring.hokum_conversion
-        )
+        hokum = result.contract is not None and result.contract.kind == "hokum"
+        conversion = rules.scoring.hokum_conversion if hokum else rules.scoring.sun_conversion
         figures = {
             "abnat": (score.abnat, rules.cards.last_trick.id),
-            "aklat": (
-                card_points_without_last_trick(
-                    rules, score.abnat, self.engine.last_trick_team if self.engine else 0
-                ),
-                rules.cards.points_plain.id,
-            ),
+            "aklat": (score.aklat, rules.cards.points_plain.id),
             "projects": (score.projects, rules.projects.comparison.id),
-            "cardscore": (cards, conversion.id),
-            "projectscore": (projects, rules.projects.comparison.id),
+            "cardscore": (score.card_scores, conversion.id),
+            "projectscore": (score.project_scores, rules.projects.comparison.id),
         }
         if name in figures:
             return figures[name]
@@ -770,32 +758,6 @@ def _project_name(word: str, cards: CardSet) -> str:
         return word
     ranks = {card.rank for card in cards_of(cards)}
     return "hundred.four_of_a_kind" if len(ranks) == 1 else "hundred.sequence"
-
-
-def card_and_project_scores(
-    rules: Ruleset, facts: HandFacts, score: HandScore
-) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The ``cardscore`` and ``projectscore`` figures, as engines report them (majlis-baloot's
-    logs): each side's card points converted, and the game points of the projects that count,
-    both before the outcome (a failure, a Kaboot, a raise) is applied."""
-    kind, buyer, abnat = facts.contract.kind, facts.contract.buyer_team, score.abnat
-    cards = (
-        card_points_to_game_points(rules, kind, abnat[0], abnat[1], buyer == 0),
-        card_points_to_game_points(rules, kind, abnat[1], abnat[0], buyer == 1),
-    )
-    projects = (
-        facts.project_points if facts.project_team == 0 else 0,
-        facts.project_points if facts.project_team == 1 else 0,
-    )
-    return cards, projects
-
-
-def card_points_without_last_trick(
-    rules: Ruleset, abnat: tuple[int, int], last_trick_team: int
-) -> tuple[int, int]:
-    """The aklat: card points per team without the last-trick bonus [cards.last_trick]."""
-    bonus = rules.cards.last_trick.points
-    return (abnat[0] - bonus * (last_trick_team == 0), abnat[1] - bonus * (last_trick_team == 1))
 
 
 def _pair_words(pair: tuple[int | None, int | None]) -> str:

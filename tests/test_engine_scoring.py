@@ -185,6 +185,9 @@ def test_the_btn_worked_hand_fails_the_buyer_on_projects() -> None:
     result = score("saudi", facts)
     assert result == HandScore(
         abnat=(92, 70),
+        aklat=(82, 70),
+        card_scores=(9, 7),  # before the failure: what engines report as cardscore
+        project_scores=(0, 7),
         projects=(0, 70),
         outcome="failed",
         kaboot_team=None,

@@ -98,7 +98,6 @@ class Hand:
         "contract",
         "dealer",
         "faceup",
-        "facts",
         "first_five",
         "hands",
         "history",
@@ -184,8 +183,6 @@ class Hand:
         """The card points of the last finished trick."""
         self._legal_cache: tuple[int, CardSet] = (-1, 0)
         self._score_result: HandScore | None = None
-        self.facts: HandFacts | None = None
-        """What the hand came to, as the scorer saw it (once it is played out)."""
         if faceup.rank is Rank.ACE and rules.deal.exposed_ace.option == "redeal":
             self._void("exposed_ace")
 
@@ -752,7 +749,6 @@ class Hand:
             buyer_held_ace=bool(self.initial[contract.buyer] & aces),
             buyer_is_first_seat=contract.buyer == first_seat,
         )
-        self.facts = facts
         self._score_result = score_hand(self.rules, facts)
         self.phase = "over"
 

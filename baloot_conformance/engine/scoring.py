@@ -78,6 +78,14 @@ class HandScore:
 
     abnat: tuple[int, int]
     """Card points per team, the last-trick bonus included."""
+    aklat: tuple[int, int]
+    """Card points per team without the last-trick bonus."""
+    card_scores: tuple[int, int]
+    """Each side's card points converted to game points, before the outcome (a failure, a
+    Kaboot, a raise) is applied: the ``cardscore`` engines report (majlis-baloot's logs)."""
+    project_scores: tuple[int, int]
+    """The game points of the projects that count, before the outcome is applied (the
+    ``projectscore`` engines report); Baloot is not among them."""
     projects: tuple[int, int]
     """Raw project points that count per team, after any transfer (Baloot not included)."""
     outcome: Outcome
@@ -103,6 +111,7 @@ def score_hand(ruleset: Ruleset, facts: HandFacts) -> HandScore:
     _check_facts(ruleset, facts)
     contract = facts.contract
     abnat = _abnat(ruleset, facts)
+    figures = _figures(ruleset, facts, abnat)
     decided: list[str] = []
 
     sweeper = _sweeper(facts)
@@ -118,7 +127,7 @@ def score_hand(ruleset: Ruleset, facts: HandFacts) -> HandScore:
 
     if contract.gahwa:
         assert winner is not None  # a raised hand is never split
-        return _score_gahwa(ruleset, facts, abnat, outcome, sweeper, winner, decided)
+        return _score_gahwa(ruleset, facts, abnat, figures, outcome, sweeper, winner, decided)
     if sweeper is not None:
         projects, points = _score_kaboot(ruleset, facts, sweeper, outcome == "reverse_kaboot")
     elif winner is None or (winner == contract.buyer_team and not _is_raised(contract)):
@@ -131,7 +140,7 @@ def score_hand(ruleset: Ruleset, facts: HandFacts) -> HandScore:
         projects, points = _score_own_points(ruleset, facts, abnat)
     else:
         projects, points = _score_winner_takes_all(ruleset, facts, winner, contract.level, decided)
-    return HandScore(abnat, projects, outcome, sweeper, points, None, tuple(decided))
+    return HandScore(abnat, *figures, projects, outcome, sweeper, points, None, tuple(decided))
 
 
 # --- checks --------------------------------------------------------------------------------
@@ -370,6 +379,7 @@ def _score_gahwa(
     ruleset: Ruleset,
     facts: HandFacts,
     abnat: tuple[int, int],
+    figures: _Figures,
     outcome: Outcome,
     sweeper: Team | None,
     winner: Team,
@@ -381,11 +391,30 @@ def _score_gahwa(
     if gahwa.option == "fixed_points":
         points = [0, 0]
         points[winner] = gahwa.points
-        return HandScore(abnat, (0, 0), outcome, sweeper, _pair(points), None, tuple(decided))
+        fixed = _pair(points)
+        return HandScore(abnat, *figures, (0, 0), outcome, sweeper, fixed, None, tuple(decided))
     projects, game_points = _score_winner_takes_all(
         ruleset, facts, winner, facts.contract.level, decided
     )
-    return HandScore(abnat, projects, outcome, sweeper, game_points, winner, tuple(decided))
+    return HandScore(
+        abnat, *figures, projects, outcome, sweeper, game_points, winner, tuple(decided)
+    )
+
+
+_Figures = tuple[tuple[int, int], tuple[int, int], tuple[int, int]]
+
+
+def _figures(ruleset: Ruleset, facts: HandFacts, abnat: tuple[int, int]) -> _Figures:
+    """The aklat, the card scores and the project scores, before any outcome applies."""
+    kind, buyer = facts.contract.kind, facts.contract.buyer_team
+    cards = (
+        card_points_to_game_points(ruleset, kind, abnat[0], abnat[1], buyer == 0),
+        card_points_to_game_points(ruleset, kind, abnat[1], abnat[0], buyer == 1),
+    )
+    projects = [0, 0]
+    if facts.project_team is not None:
+        projects[facts.project_team] = facts.project_points
+    return facts.card_points, cards, _pair(projects)
 
 
 def _pair(values: list[int]) -> tuple[int, int]:
