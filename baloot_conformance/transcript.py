@@ -21,6 +21,7 @@ Layers, each usable on its own (the tests use them to compare the front ends):
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -67,6 +68,7 @@ __all__ = [
     "TranscriptReader",
     "TrickClaim",
     "WinnerClaim",
+    "game_runs",
     "iter_hands",
     "parse_transcript",
     "read_transcript",
@@ -1899,6 +1901,25 @@ class TranscriptReader:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def game_runs(text: str, min_hands: int) -> list[tuple[str, int]]:
+    """A transcript's text cut into runs of whole games, to check them in parallel: each cut
+    falls before a ``hand`` line followed by a ``start`` line (a hand that begins a game of
+    its own), once at least ``min_hands`` hands have passed. The first run keeps the header;
+    each run comes with the file line it starts at (see :meth:`TranscriptReader.for_hands`).
+    """
+    lines = text.split("\n")
+    starts = [0]
+    hands = 0
+    for i, line in enumerate(lines[:-1]):
+        if line.startswith("hand "):
+            if hands >= min_hands and lines[i + 1].startswith("start "):
+                starts.append(i)
+                hands = 0
+            hands += 1
+    bounds = [*starts, len(lines)]
+    return [("\n".join(lines[a:b]), a + 1) for a, b in itertools.pairwise(bounds)]
 
 
 def iter_hands(source: Source, path: str | None = None) -> Iterator[Hand]:

@@ -364,3 +364,21 @@ def test_fast_path_needs_no_lark_for_valid_lines(data: st.DataObject) -> None:
         fast_statements(text)
     finally:
         transcript_module._slow_statement = original
+
+
+def test_game_runs_cut_before_hands_that_start_a_game() -> None:
+    from baloot_conformance.generate import generate_games
+    from baloot_conformance.ruleset import load_ruleset
+    from baloot_conformance.transcript import TranscriptReader, game_runs
+
+    text = "".join(generate_games(load_ruleset("saudi"), 3, games=12))
+    runs = game_runs(text, 30)
+    assert len(runs) > 1
+    assert "\n".join(run for run, _ in runs) == text  # nothing lost, nothing repeated
+    whole = [(h.number, h.line) for h in TranscriptReader.from_text(text)]
+    pieces = [(h.number, h.line) for h in TranscriptReader.from_text(runs[0][0])]
+    for run, first_line in runs[1:]:
+        assert run.startswith("hand ") and run.split("\n")[1].startswith("start ")
+        pieces += [(h.number, h.line) for h in TranscriptReader.for_hands(run, "x", first_line)]
+    assert pieces == whole  # the same hands, at the same lines
+    assert game_runs(text, 10**6) == [(text, 1)]

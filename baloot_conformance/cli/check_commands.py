@@ -8,7 +8,6 @@ import argparse
 import functools
 import glob
 import io
-import itertools
 import multiprocessing
 import os
 import sys
@@ -266,37 +265,16 @@ def _tasks(files: list[str], reference: str | None, required: frozenset[str]) ->
 
 
 def _game_runs(path: str) -> tuple[str, list[tuple[str, int]]] | None:
-    """The file's ruleset tag and its text cut into runs of whole games (each run starting at
-    a ``hand`` line followed by a ``start`` line); ``None`` when the file cannot be cut (it
-    reads badly, has no such hands, or is a single run): a worker then reads it whole."""
+    """The file's ruleset tag and its text cut into runs of whole games; ``None`` when the
+    file cannot be cut (it reads badly, or is a single run): a worker then reads it whole."""
     try:
         with tr.TranscriptReader(path) as reader:
             tag = ruleset_tag(reader)
         text = Path(path).read_bytes().decode("utf-8")
     except (BalootError, OSError, UnicodeDecodeError):
         return None
-    lines = text.split("\n")
-    cuts = [
-        i
-        for i, line in enumerate(lines[:-1])
-        if line.startswith("hand ") and lines[i + 1].startswith("start ")
-    ]
-    if not cuts:
-        return None
-    cut_at, starts, hands = set(cuts), [cuts[0]], 0
-    for i in range(cuts[0], len(lines)):
-        if lines[i].startswith("hand "):
-            if hands >= _RUN_HANDS and i in cut_at:
-                starts.append(i)
-                hands = 0
-            hands += 1
-    if len(starts) < 2:
-        return None
-    # Anything before the first cut (the header, earlier hands) goes with the first run.
-    bounds = [*starts[1:], len(lines)]
-    runs = [("\n".join(lines[: bounds[0]]), 1)]
-    runs += [("\n".join(lines[a:b]), a + 1) for a, b in itertools.pairwise(bounds)]
-    return tag, runs
+    runs = tr.game_runs(text, _RUN_HANDS)
+    return (tag, runs) if len(runs) > 1 else None
 
 
 def _check_task(task: _Task) -> tuple[list[HandVerdict], list[str]]:
