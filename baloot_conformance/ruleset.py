@@ -76,6 +76,8 @@ class _Document:
     """Scalars written on one line: how many characters precede the text (1 for a quote)."""
     seen: set[int] = field(default_factory=set, repr=False)
     """Nodes already converted (by id): meeting one again means an alias."""
+    dates_as_text: bool = False
+    """Keep dates as text instead of refusing them (transcript metadata)."""
 
 
 # libyaml's parser when available (ten times faster, and it bounds nesting); ours composes only.
@@ -93,9 +95,23 @@ def _mark(path: str, node: yaml.Node) -> Location:
     return Location(path, node.start_mark.line + 1, node.start_mark.column + 1)
 
 
-def _parse_yaml(text: str, path: str) -> _Document:
+def load_yaml(text: str, path: str, first_line: int = 1, dates_as_text: bool = False) -> Any:
+    """Parse a YAML text strictly into plain data (mappings, lists, text, integers, booleans)
+    as rulesets are read; ``None`` for a blank text. The kit's one YAML reader: the fixture
+    metadata of transcripts comes here too. ``first_line`` is the text's first line in its
+    file, for the locations; ``dates_as_text`` keeps a date such as 2026-11-29 as text.
+
+    Raises:
+        SpecError: the text is not strict YAML, with its ``file:line:col``.
+    """
+    if not text.strip():
+        return None
+    return _parse_yaml("\n" * (first_line - 1) + text, path, dates_as_text).data
+
+
+def _parse_yaml(text: str, path: str, dates_as_text: bool = False) -> _Document:
     """Parse YAML text strictly into plain data with locations (see the module docstring)."""
-    doc = _Document(path, None)
+    doc = _Document(path, None, dates_as_text=dates_as_text)
     try:
         loader = _Composer(text)
         try:
@@ -139,7 +155,7 @@ def _convert(
     doc.values[at] = _mark(doc.path, node)
     if id(node) in doc.seen:  # an alias: the composer shares the anchored node
         raise SpecError(
-            "YAML aliases (*name) are not allowed in rulesets",
+            "YAML aliases (*name) are not allowed",
             location=where,
             hint=f"write out the value anchored at line {doc.values[at].line} in full",
         )
@@ -148,7 +164,7 @@ def _convert(
         raise SpecError("the YAML is nested too deeply", location=doc.values[at])
     if not isinstance(node, yaml.ScalarNode) and node.tag not in _PLAIN_COLLECTION_TAGS:
         raise SpecError(
-            f"the YAML tag {node.tag!r} is not allowed in rulesets",
+            f"the YAML tag {node.tag!r} is not allowed",
             location=doc.values[at],
             hint="remove the tag; rulesets hold plain mappings, lists, text, integers and booleans",
         )
@@ -157,7 +173,7 @@ def _convert(
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise SpecError(
-                    "YAML merge keys (<<) are not allowed in rulesets",
+                    "YAML merge keys (<<) are not allowed",
                     location=_mark(doc.path, key_node),
                     hint="write the keys out",
                 )
@@ -187,10 +203,10 @@ def _convert(
     assert isinstance(node, yaml.ScalarNode)
     if node.start_mark.line == node.end_mark.line:
         doc.inline[at] = 1 if node.style else 0
-    return _scalar(node, doc.values[at])
+    return _scalar(node, doc.values[at], doc.dates_as_text)
 
 
-def _scalar(node: yaml.ScalarNode, where: Location) -> Any:
+def _scalar(node: yaml.ScalarNode, where: Location, dates_as_text: bool) -> Any:
     tag, value, plain = node.tag, node.value, not node.style  # plain: None, or "" from libyaml
     if tag == "tag:yaml.org,2002:str":
         if plain and value.lower() in _YAML11_BOOLS:
@@ -226,14 +242,16 @@ def _scalar(node: yaml.ScalarNode, where: Location) -> Any:
         return None
     if tag == "tag:yaml.org,2002:float":
         raise SpecError(
-            f"{value!r} is a decimal number; rulesets use integers and exact formulas",
+            f"{value!r} is a decimal number; only integers are used (formulas are exact)",
             location=where,
             hint='quote versions ("1.10"), and write fractions as formulas',
         )
     if tag == "tag:yaml.org,2002:timestamp":
+        if dates_as_text:
+            return value
         raise SpecError(f"{value!r} reads as a date", location=where, hint=f'quote it: "{value}"')
     raise SpecError(
-        f"the YAML tag {tag!r} is not allowed in rulesets",
+        f"the YAML tag {tag!r} is not allowed",
         location=where,
         hint="remove the tag; rulesets hold plain mappings, lists, text, integers and booleans",
     )

@@ -30,13 +30,13 @@ from functools import cache
 from pathlib import Path
 from typing import IO, Any, Protocol
 
-import yaml
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from baloot_conformance.cards import Card, Suit, parse_card
-from baloot_conformance.errors import Location, TranscriptSyntaxError, caret_excerpt
+from baloot_conformance.errors import Location, SpecError, TranscriptSyntaxError, caret_excerpt
 from baloot_conformance.resources import grammar_text
+from baloot_conformance.ruleset import load_yaml
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -1573,75 +1573,27 @@ _HANDLERS: dict[str, Callable[[_HandBuilder, Stmt], None]] = {
 # ---------------------------------------------------------------------------------------------
 
 
-class _NoSafeTimestamps(yaml.SafeLoader):
-    """YAML safe loading, with dates kept as strings so the metadata stays JSON data."""
-
-
-_NoSafeTimestamps.yaml_implicit_resolvers = {
-    key: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
 def load_metadata(text: str, first_line: int, errors_path: str = "<string>") -> dict[str, Any]:
-    """Parse the YAML of a metadata block whose first YAML line is ``first_line``."""
+    """Parse the YAML of a metadata block whose first YAML line is ``first_line``, with the
+    kit's strict YAML reader (:func:`baloot_conformance.ruleset.load_yaml`)."""
     errors = _Errors(errors_path)
     try:
-        data = yaml.load(text, Loader=_NoSafeTimestamps)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = first_line + (mark.line if mark else 0)
-        column = (mark.column + 1) if mark else 1
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        data = load_yaml(text, errors_path, first_line, dates_as_text=True)
+    except SpecError as exc:
+        line = exc.location.line if exc.location else first_line
+        column = exc.location.column if exc.location else 1
         lines = text.split("\n")
-        shown = lines[mark.line] if mark and mark.line < len(lines) else None
-        raise errors.at(
-            f"the metadata block is not valid YAML: {problem}", line, column, shown
-        ) from None
-    except RecursionError:
-        raise errors.at("the metadata block is nested too deeply", first_line, 1) from None
+        shown = lines[line - first_line] if 0 <= line - first_line < len(lines) else None
+        what = exc.message.removeprefix("invalid YAML: ")
+        words = "is not valid YAML" if what != exc.message else "is not plain YAML data"
+        raise errors.at(f"the metadata block {words}: {what}", line, column, shown) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise errors.at(
             "the metadata block must be a YAML mapping (key: value lines)", first_line, 1
         )
-    problem = _not_json(data, [0])
-    if problem:
-        raise errors.at(
-            f"the metadata block must be plain data (text, numbers, lists, mappings): {problem}",
-            first_line,
-            1,
-            hint="the metadata travels as JSON too; quote the value to keep it as text",
-        )
     return data
-
-
-def _not_json(value: Any, seen: list[int], depth: int = 0) -> str | None:
-    """What keeps ``value`` from being JSON data (None if nothing does). ``seen`` counts the
-    values visited: YAML aliases can make a small text stand for a huge tree."""
-    seen[0] += 1
-    if depth > 50 or seen[0] > 100_000:
-        return "nested too deeply or too large"
-    if value is None or isinstance(value, (bool, int, str)):
-        return None
-    if isinstance(value, float):
-        return None if value == value and abs(value) != float("inf") else f"the number {value}"
-    if isinstance(value, list):
-        for item in value:
-            found = _not_json(item, seen, depth + 1)
-            if found:
-                return found
-        return None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                return f"the key {key!r} is not text"
-            found = _not_json(item, seen, depth + 1)
-            if found:
-                return found
-        return None
-    return f"a value of type {type(value).__name__}"
 
 
 class _NumberSet:

@@ -248,7 +248,9 @@ BAD: list[tuple[str, str | bytes, int, int, str]] = [
     ("metadata not YAML", "%btn 1\n---\nid: [x\n---\n", 4, 1, "not valid YAML"),
     ("metadata not a mapping", "%btn 1\n---\n- x\n---\n", 3, 1, "must be a YAML mapping"),
     ("byte-order mark", "\ufeff%btn 1\n", 1, 1, "version line"),
-    ("metadata not JSON data", "%btn 1\n---\na: !!binary aGk=\n---\n", 3, 1, "plain data"),
+    ("metadata duplicate key", "%btn 1\n---\nid: a\nid: b\n---\n", 4, 1, "duplicate key 'id'"),
+    ("metadata ambiguous value", "%btn 1\n---\nstatus: on\n---\n", 3, 9, "ambiguous"),
+    ("metadata not JSON data", "%btn 1\n---\na: !!binary aGk=\n---\n", 3, 4, "plain YAML data"),
     (
         "metadata alias bomb",
         "%btn 1\n---\na: &a [x, x, x, x, x, x, x, x, x, x]\n"
@@ -257,9 +259,9 @@ BAD: list[tuple[str, str | bytes, int, int, str]] = [
             for p, c in zip("abcdef", "bcdefg", strict=True)
         )
         + "---\n",
-        3,
-        1,
-        "too large",
+        4,
+        4,
+        "aliases (*name) are not allowed",
     ),
 ]
 
