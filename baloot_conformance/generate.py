@@ -1,27 +1,28 @@
 """Seeded random legal games written as BTN, with every claim filled in.
 
 The games come from :mod:`baloot_conformance.engine.playout` (random but legal calls, raises,
-declarations and plays under any ruleset); this module only writes them down in the canonical
-notation, claims included, so that ``generate`` then ``check`` passes by construction. The
-tests, the benchmarks and engine authors use it. Deterministic per seed.
+declarations and plays under any ruleset). This module turns each played hand into the
+notation's events and claims, with their positions, and the canonical writer
+(:mod:`baloot_conformance.btn_writer`) prints them; so ``generate`` then ``check`` passes by
+construction, and the output is canonical. The tests, the benchmarks and engine authors use
+it. Deterministic per seed.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
+from baloot_conformance import transcript as tr
+from baloot_conformance.btn_writer import format_hand, format_header
+from baloot_conformance.cards import Card
 from baloot_conformance.engine.actions import Announce, Bid, Declare, Lock, Play, Raise
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
-from baloot_conformance.engine.model import SEAT_NAMES, TEAM_NAMES, CardSet, format_cards
+from baloot_conformance.engine.model import SEAT_NAMES, TEAM_NAMES, CardSet, cards_of
 from baloot_conformance.engine.playout import random_hand
 from baloot_conformance.ruleset import Ruleset
-from baloot_conformance.verdict import (
-    PROJECT_WORDS,
-    contract_words,
-    result_word,
-)
+from baloot_conformance.verdict import PROJECT_WORDS, result_word
 
 
 def generate_games(
@@ -35,10 +36,10 @@ def generate_games(
     ``hands`` hands when given), with every claim; ``legal_claims`` adds a ``= legal`` claim
     before every card."""
     rng = random.Random(seed)
-    yield "%btn 1\n"
-    yield f'[Ruleset "{rules.id}@{rules.major}"]\n'
-    yield '[Engine "baloot-conformance generate"]\n'
-    yield f'[Seed "{seed}"]\n'
+    tags = {"Ruleset": f"{rules.id}@{rules.major}", "Engine": "baloot-conformance generate"}
+    tags["Seed"] = str(seed)
+    header = tuple(tr.Tag(name=name, value=value) for name, value in tags.items())
+    yield format_header(tr.Transcript(version="1", header=header, hands=()))
     number = 0
     for _ in range(games):
         game = Game(rules, dealer=rng.randrange(4))
@@ -48,125 +49,160 @@ def generate_games(
             totals = game.totals
             hand = random_hand(rules, rng, game.dealer, totals)
             game.record(hand.result())
-            yield "\n" + "".join(_hand_lines(hand, number, totals, first, game, legal_claims))
+            items = _Items(number, hand, totals, legal_claims)
+            yield format_hand(tr.Hand(number=number, items=tuple(items.build(first, game))))
             first = False
 
 
-def _hand_lines(
-    hand: Hand,
-    number: int,
-    totals: tuple[int, int],
-    first: bool,
-    game: Game,
-    legal_claims: bool,
-) -> Iterator[str]:
-    yield f"hand {number}\n"
-    if first:  # a new game: the totals start again
-        yield f"start NS {totals[0]} EW {totals[1]}\n"
-    yield f"dealer {SEAT_NAMES[hand.dealer]}\n"
-    for seat in range(4):
-        yield f"deal {SEAT_NAMES[seat]} {format_cards(hand.first_five[seat])}\n"
-    yield f"faceup {hand.faceup}\n"
-    replay = Hand(hand.rules, hand.dealer, hand.first_five, hand.faceup, hand.stock, totals)
-    history = hand.history
-    i = 0
-    # The contract claim follows the last call it describes (raises included).
-    last_call = max(i for i, a in enumerate(hand.history) if isinstance(a, (Bid, Raise, Lock)))
-    rest_written = contract_claimed = False
-    trick: list[str] = []
-    plain = True  # the current trick can be written on one line
-    while i < len(history):
-        action = history[i]
-        i += 1
-        if not isinstance(action, Bid) and not rest_written:
-            rest_written = True
-            yield from _rest(replay)
-        if i - 1 > last_call and not contract_claimed:
-            contract_claimed = True
-            yield f"= contract {contract_words(replay.contract)}\n"
-        if isinstance(action, Bid):
-            suit = f" {action.suit.value}" if action.suit else ""
-            yield f"bid {SEAT_NAMES[action.seat]} {action.call}{suit}\n"
-        elif isinstance(action, Raise):
-            words = action.call
-            following = history[i] if i < len(history) else None
-            if isinstance(following, Lock) and following.seat == action.seat:
-                words += " closed" if following.locked else " open"  # the raiser's lock choice
-                replay.push(action)
-                action = following
-                i += 1
-            yield f"raise {SEAT_NAMES[action.seat]} {words}\n"
-        elif isinstance(action, Lock):
-            yield f"raise {SEAT_NAMES[action.seat]} {'closed' if action.locked else 'open'}\n"
-        elif isinstance(action, Declare):
-            word = PROJECT_WORDS[action.name]
-            yield f"declare {SEAT_NAMES[action.seat]} {word} {format_cards(action.cards)}\n"
-        elif isinstance(action, Play):
-            if not trick and (legal_claims or _has_announcement(history, i)):
-                plain = False
-            if legal_claims:
-                yield f"= legal {SEAT_NAMES[action.seat]} {format_cards(replay.legal_cards())}\n"
-            if plain:
-                trick.append(f"{SEAT_NAMES[action.seat]} {action.card}")
-            else:
-                yield f"play {SEAT_NAMES[action.seat]} {action.card}\n"
-        elif isinstance(action, Announce):
-            yield f"baloot {SEAT_NAMES[action.seat]}\n"
-        replay.push(action)
-        if isinstance(action, Play) and not replay.trick:
-            winner = SEAT_NAMES[replay.leader]
-            if plain:
-                yield f"trick {replay.tricks_done}: {', '.join(trick)} = {winner} "
-                yield f"{replay.last_trick_points}\n"
-            else:
-                yield f"= trick {replay.tricks_done} {winner} {replay.last_trick_points}\n"
-            trick = []
-            plain = True
-    if not contract_claimed:
-        yield f"= contract {contract_words(replay.contract)}\n"
-    yield from _result_lines(replay, totals, game)
+class _Items:
+    """The events and claims of one played hand, in the notation's order, with positions."""
+
+    def __init__(self, number: int, hand: Hand, totals: tuple[int, int], legal: bool) -> None:
+        self.p = f"h{number}"
+        self.hand = hand
+        self.totals = totals
+        self.legal = legal
+        self.calls = self.declarations = self.announcements = 0
+
+    def build(self, first: bool, game: Game) -> Iterator[tr.HandItem]:
+        hand, p = self.hand, self.p
+        if first:  # a new game: its totals start here
+            yield tr.Start(position=f"{p}.start", ns=self.totals[0], ew=self.totals[1])
+        yield tr.Dealer(position=f"{p}.dealer", seat=SEAT_NAMES[hand.dealer])
+        for seat in range(4):
+            cards = _cards(hand.first_five[seat])
+            yield tr.Deal(
+                position=f"{p}.deal.{SEAT_NAMES[seat]}", seat=SEAT_NAMES[seat], cards=cards
+            )
+        yield tr.FaceUp(position=f"{p}.faceup", card=hand.faceup)
+        replay = Hand(
+            hand.rules, hand.dealer, hand.first_five, hand.faceup, hand.stock, self.totals
+        )
+        history = hand.history
+        # The contract claim follows the last call it describes (raises included).
+        last_call = max(i for i, a in enumerate(history) if isinstance(a, (Bid, Raise, Lock)))
+        rest_written = False
+        plays = 0
+        i = 0
+        while i < len(history):
+            action = history[i]
+            if not isinstance(action, Bid) and not rest_written:
+                rest_written = True
+                yield from self._rest(replay)
+            if i == last_call + 1:
+                yield self._contract(replay)
+            i += 1
+            if isinstance(action, Bid):
+                args = (action.suit.value,) if action.suit else ()
+                yield self._call("bid", action.seat, action.call, args)
+            elif isinstance(action, Raise):
+                words: tuple[str, ...] = (action.call,)
+                following = history[i] if i < len(history) else None
+                if isinstance(following, Lock) and following.seat == action.seat:
+                    replay.push(action)  # the raise; its lock choice is pushed below
+                    words += ("closed" if following.locked else "open",)
+                    action = following
+                    i += 1
+                yield self._call("raise", action.seat, words[0], words[1:])
+            elif isinstance(action, Lock):
+                yield self._call("raise", action.seat, "closed" if action.locked else "open", ())
+            elif isinstance(action, Declare):
+                self.declarations += 1
+                yield tr.Declare(
+                    position=f"{p}.decl{self.declarations}",
+                    seat=SEAT_NAMES[action.seat],
+                    project=PROJECT_WORDS[action.name],
+                    cards=_cards(action.cards),
+                )
+            elif isinstance(action, Announce):
+                self.announcements += 1
+                yield tr.Baloot(
+                    position=f"{p}.baloot{self.announcements}", seat=SEAT_NAMES[action.seat]
+                )
+            elif isinstance(action, Play):
+                trick, index = plays // 4 + 1, plays % 4 + 1
+                plays += 1
+                at = f"{p}.t{trick}.p{index}"
+                if self.legal:
+                    legal = _cards(replay.legal_cards())
+                    yield tr.LegalClaim(
+                        position=f"{at}.legal", seat=SEAT_NAMES[action.seat], cards=legal
+                    )
+                yield tr.Play(
+                    position=at,
+                    seat=SEAT_NAMES[action.seat],
+                    card=action.card,
+                    trick=trick,
+                    index=index,
+                )
+            replay.push(action)
+            if isinstance(action, Play) and not replay.trick:
+                yield tr.TrickClaim(
+                    position=f"{p}.t{replay.tricks_done}.winner",
+                    trick=replay.tricks_done,
+                    winner=SEAT_NAMES[replay.leader],
+                    points=replay.last_trick_points,
+                )
+        if last_call == len(history) - 1:  # a void hand: the calls were all
+            yield self._contract(replay)
+        yield from self._result(replay, game)
+
+    def _call(self, phase: str, seat: int, word: str, args: tuple[str, ...]) -> tr.Call:
+        self.calls += 1
+        position = f"{self.p}.bid{self.calls}"
+        return tr.Call(position=position, phase=phase, seat=SEAT_NAMES[seat], word=word, args=args)
+
+    def _rest(self, hand: Hand) -> Iterator[tr.Rest]:
+        """The completion of the deal: the buyer's two cards besides the face-up card, three
+        for everyone else."""
+        contract = hand.contract
+        assert contract is not None
+        for seat in range(4):
+            rest: CardSet = hand.initial[seat] & ~hand.first_five[seat]
+            if seat == contract.receiver:
+                rest &= ~(1 << hand.faceup.index)
+            name = SEAT_NAMES[seat]
+            yield tr.Rest(position=f"{self.p}.rest.{name}", seat=name, cards=_cards(rest))
+
+    def _contract(self, hand: Hand) -> tr.ContractClaim:
+        contract, position = hand.contract, f"{self.p}.contract"
+        if contract is None:
+            return tr.ContractClaim(position=position, buyer=None)
+        raised = contract.level > 1
+        return tr.ContractClaim(
+            position=position,
+            buyer=SEAT_NAMES[contract.buyer],
+            kind=contract.kind,
+            trump=contract.trump,
+            multiplier=contract.level if raised else None,
+            lock=("closed" if contract.locked else "open")
+            if raised and contract.kind == "hokum"
+            else None,
+        )
+
+    def _result(self, hand: Hand, game: Game) -> Iterator[tr.Claim]:
+        p, result = self.p, hand.result()
+        score = result.score
+        if score is not None:
+            figures = (
+                ("abnat", score.abnat),
+                ("aklat", score.aklat),
+                ("projects", score.projects),
+                ("cardscore", score.card_scores),
+                ("projectscore", score.project_scores),
+            )
+            for name, (ns, ew) in figures:
+                yield tr.TeamClaim(position=f"{p}.{name}", name=name, ns=ns, ew=ew)
+            yield tr.ResultClaim(position=f"{p}.result", outcome=result_word(result))
+            if score.kaboot_team is not None:
+                yield tr.KabootClaim(position=f"{p}.kaboot", team=TEAM_NAMES[score.kaboot_team])
+        ns, ew = result.game_points
+        yield tr.TeamClaim(position=f"{p}.score", name="score", ns=ns, ew=ew)
+        total = (self.totals[0] + ns, self.totals[1] + ew)
+        yield tr.TeamClaim(position=f"{p}.total", name="total", ns=total[0], ew=total[1])
+        if game.is_over() and game.results[-1] is result and game.winner is not None:
+            yield tr.WinnerClaim(position=f"{p}.winner", team=TEAM_NAMES[game.winner])
 
 
-def _has_announcement(history: Sequence[object], start: int) -> bool:
-    """Whether an announcement sits among the next four cards (from ``history[start - 1]``)."""
-    plays = 0
-    for action in history[start - 1 :]:
-        if isinstance(action, Announce):
-            return True
-        if isinstance(action, Play):
-            plays += 1
-            if plays > 4:
-                return False
-    return False
-
-
-def _rest(hand: Hand) -> Iterator[str]:
-    """The completion of the deal: the buyer's two cards besides the face-up card, three for
-    everyone else."""
-    contract = hand.contract
-    assert contract is not None
-    for seat in range(4):
-        rest: CardSet = hand.initial[seat] & ~hand.first_five[seat]
-        if seat == contract.receiver:
-            rest &= ~(1 << hand.faceup.index)
-        yield f"rest {SEAT_NAMES[seat]} {format_cards(rest)}\n"
-
-
-def _result_lines(hand: Hand, totals: tuple[int, int], game: Game) -> Iterator[str]:
-    result = hand.result()
-    score = result.score
-    if score is not None and result.contract is not None:
-        yield f"= abnat NS {score.abnat[0]} EW {score.abnat[1]}\n"
-        yield f"= aklat NS {score.aklat[0]} EW {score.aklat[1]}\n"
-        yield f"= projects NS {score.projects[0]} EW {score.projects[1]}\n"
-        cards, projects = score.card_scores, score.project_scores
-        yield f"= cardscore NS {cards[0]} EW {cards[1]}\n"
-        yield f"= projectscore NS {projects[0]} EW {projects[1]}\n"
-        yield f"= result {result_word(result)}\n"
-        if score.kaboot_team is not None:
-            yield f"= kaboot {TEAM_NAMES[score.kaboot_team]}\n"
-    points = result.game_points
-    yield f"= score NS {points[0]} EW {points[1]}\n"
-    yield f"= total NS {totals[0] + points[0]} EW {totals[1] + points[1]}\n"
-    if game.is_over() and game.results[-1] is result and game.winner is not None:
-        yield f"= winner {TEAM_NAMES[game.winner]}\n"
+def _cards(mask: CardSet) -> tuple[Card, ...]:
+    return tuple(cards_of(mask))

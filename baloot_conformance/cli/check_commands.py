@@ -167,7 +167,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     files = _expand(patterns, err)
     if files is None:
         return _EXIT_USAGE
-    ruleset = load_ruleset(args.ruleset) if args.ruleset else None
+    ruleset = _load(args.ruleset) if args.ruleset else None
     header = RunHeader(
         kit_version=__version__,
         ruleset_id=ruleset.id if ruleset else None,
