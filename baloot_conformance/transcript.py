@@ -1586,7 +1586,8 @@ def load_metadata(text: str, first_line: int, errors_path: str = "<string>") -> 
         shown = lines[line - first_line] if 0 <= line - first_line < len(lines) else None
         what = exc.message.removeprefix("invalid YAML: ")
         words = "is not valid YAML" if what != exc.message else "is not plain YAML data"
-        raise errors.at(f"the metadata block {words}: {what}", line, column, shown) from None
+        message = f"the metadata block {words}: {what}"
+        raise errors.at(message, line, column, shown, hint=exc.hint) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):
