@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import io
 import json
 import subprocess
@@ -112,6 +113,8 @@ def test_every_command_has_help(argv: list[str], capsys: pytest.CaptureFixture[s
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"baloot-conformance {__version__}"
+    # The package's metadata takes its version from __init__.py, the one place it is written.
+    assert importlib.metadata.version("baloot-conformance") == __version__
 
 
 def test_no_command_prints_usage_and_exits_2() -> None:
