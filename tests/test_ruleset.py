@@ -8,6 +8,7 @@ import typing
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from baloot_conformance import rules
 from baloot_conformance.cards import Rank
@@ -455,6 +456,7 @@ def test_the_schema_is_strict_everywhere() -> None:
                 walk(value, f"{where}[{i}]")
 
     schema = ruleset_schema()
+    Draft202012Validator.check_schema(schema)
     assert schema["$id"] == "urn:baloot-conformance:schema:ruleset:1"
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     walk(schema, "$")
