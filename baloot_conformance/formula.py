@@ -28,7 +28,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from baloot_conformance.errors import FormulaError
-from baloot_conformance.resources import grammar_text
+from baloot_conformance.resources import grammar_parser
 
 __all__ = [
     "FUNCTIONS",
@@ -184,12 +184,8 @@ def parse_formula(text: str, variables: Mapping[str, VarType]) -> Formula:
 @cache
 def _parser() -> Lark:
     """The LALR parser of ``grammar/formula.lark``, built once."""
-    return Lark(
-        grammar_text("formula.lark"),
-        parser="lalr",
-        lexer="basic",
-        propagate_positions=True,
-        maybe_placeholders=False,
+    return grammar_parser(
+        "formula.lark", lexer="basic", propagate_positions=True, maybe_placeholders=False
     )
 
 

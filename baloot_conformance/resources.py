@@ -7,9 +7,14 @@ module reads shipped data through this one place.
 
 from __future__ import annotations
 
+import os
+import sys
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
+
+import lark
 
 
 @cache
@@ -29,3 +34,33 @@ def spec_path(*parts: str) -> Path:
 def grammar_text(name: str) -> str:
     """The text of ``grammar/<name>`` (e.g. ``btn.lark``)."""
     return data_root().joinpath("grammar", name).read_text(encoding="utf-8")
+
+
+def grammar_parser(name: str, **options: Any) -> lark.Lark:
+    """The LALR parser of ``grammar/<name>``, with Lark's ``options``.
+
+    Building the parse tables costs more than the rest of start-up together, so Lark keeps
+    them in a cache file in the user's own cache folder (``$XDG_CACHE_HOME`` or
+    ``~/.cache``, then ``baloot-conformance/``): a private folder, because the file is a pickle.
+    Lark checks the file against the grammar, the options and its own version and rebuilds
+    on any mismatch or damage; without a usable folder the tables are built each time.
+    """
+    text = grammar_text(name)
+    cache_file = _cache_folder()
+    if cache_file is not None:
+        stem = name.removesuffix(".lark")
+        version = f"lark{lark.__version__}-py{sys.version_info[0]}{sys.version_info[1]}"
+        options["cache"] = str(cache_file / f"{stem}-{version}.cache")
+    return lark.Lark(text, parser="lalr", **options)
+
+
+def _cache_folder() -> Path | None:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base, "baloot-conformance")
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(folder, os.W_OK) or folder.stat().st_uid != os.getuid():
+        return None
+    return folder
