@@ -1,4 +1,4 @@
-"""Reading BTN, the Baloot Transcript Notation: text to typed, immutable events and claims.
+"""Reading BTN, the Baloot Transcript Notation: text to typed events and claims.
 
 The grammar ``grammar/btn.lark`` is the normative definition of the syntax. Parsing a large
 file through a Lark tree is slow, so each line is first tried by a fast path (one compiled
@@ -8,6 +8,11 @@ or explains what was expected. A differential test checks that both front ends a
 
 Reading is streaming: :class:`TranscriptReader` reads the header, then yields one
 :class:`Hand` at a time, so memory is bounded by the largest hand, not by the file.
+
+Items (events and claims) are plain slotted dataclasses, compared by value, and the reader
+builds fresh ones for every hand: a frozen class would make each of them several times
+slower to build, and the reader builds a few dozen per hand. Containers (:class:`Hand`,
+:class:`Transcript`) are frozen.
 
 Layers, each usable on its own (the tests use them to compare the front ends):
 
@@ -35,7 +40,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from baloot_conformance.cards import Card, Suit, parse_card
 from baloot_conformance.errors import Location, SpecError, TranscriptSyntaxError, caret_excerpt
-from baloot_conformance.resources import grammar_text
+from baloot_conformance.resources import grammar_parser
 from baloot_conformance.ruleset import load_yaml
 
 __all__ = [
@@ -99,7 +104,7 @@ class Comment:
     column: int = field(default=1, compare=False)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Item:
     """Base of events and claims: a stable ``position``, the source ``line``/``column`` and an
     optional end-of-line ``comment`` (the text after ``#``). Line and column are not compared."""
@@ -110,17 +115,17 @@ class Item:
     column: int = field(default=1, compare=False)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Event(Item):
     """Something that happened at the table."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Claim(Item):
     """Something the engine computed; the kit checks it (lines starting with ``=``)."""
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Start(Event):
     """``start NS 120 EW 40``: the running totals before this hand (for score-dependent rules)."""
 
@@ -128,14 +133,14 @@ class Start(Event):
     ew: int | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Dealer(Event):
     """``dealer E``."""
 
     seat: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Deal(Event):
     """``deal N 8S TS 8H 9H 7C``: the first five cards of a seat."""
 
@@ -143,7 +148,7 @@ class Deal(Event):
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Hold(Event):
     """``hold N ...``: a seat's eight cards, for engines that log only the full hands."""
 
@@ -151,14 +156,14 @@ class Hold(Event):
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class FaceUp(Event):
     """``faceup QS``: the face-up card that is bought."""
 
     card: Card
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Call(Event):
     """``bid N hokum`` (``phase`` "bid") or ``raise E double closed`` (``phase`` "raise").
 
@@ -172,7 +177,7 @@ class Call(Event):
     args: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Rest(Event):
     """``rest N KH JC``: the cards that complete a seat's hand after the auction."""
 
@@ -180,7 +185,7 @@ class Rest(Event):
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Declare(Event):
     """``declare W sira AD KD QD``: a project, with its cards when the engine gives them."""
 
@@ -189,7 +194,7 @@ class Declare(Event):
     cards: tuple[Card, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Baloot(Event):
     """``baloot N`` (optionally with the cards): the K and Q of trump announced."""
 
@@ -197,7 +202,7 @@ class Baloot(Event):
     cards: tuple[Card, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Play(Event):
     """One card played; ``trick`` (1-8) and ``index`` (1-4) give its place in the hand."""
 
@@ -207,7 +212,7 @@ class Play(Event):
     index: int
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Foul(Event):
     """``foul E t3.p2 revoke``: a foul call (qayd) by ``seat`` on an earlier play."""
 
@@ -216,7 +221,7 @@ class Foul(Event):
     words: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class ContractClaim(Claim):
     """``= contract N hokum S x2 closed`` or ``= contract none`` (``buyer`` is then None)."""
 
@@ -227,7 +232,7 @@ class ContractClaim(Claim):
     lock: str | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TrickClaim(Claim):
     """The winner of a trick (``... = E`` on a trick line, or ``= trick 3 E 20``)."""
 
@@ -236,7 +241,7 @@ class TrickClaim(Claim):
     points: int | None = None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class LegalClaim(Claim):
     """``= legal W KS QS``: the cards the engine offered as legal for the next play."""
 
@@ -244,7 +249,7 @@ class LegalClaim(Claim):
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TeamClaim(Claim):
     """``= abnat NS 92 EW 70`` and the other per-team numbers (see :data:`TEAM_CLAIMS`)."""
 
@@ -253,21 +258,21 @@ class TeamClaim(Claim):
     ew: int | None
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class ResultClaim(Claim):
     """``= result failed``: the outcome for the buyer (made, failed, ...)."""
 
     outcome: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class KabootClaim(Claim):
     """``= kaboot EW``: the team that took every trick."""
 
     team: str
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class WinnerClaim(Claim):
     """``= winner NS``: the team that won the game (after its last hand)."""
 
@@ -275,15 +280,13 @@ class WinnerClaim(Claim):
 
 
 def _maker(cls: type[Any]) -> Callable[..., Any]:
-    """A positional constructor for a frozen item class: the same object as ``cls(**kw)``,
-    built without the keyword-argument overhead (the reader creates millions of them).
-    Arguments in field order: position, comment, line, column, then the class's own fields.
-    Each field is set through its slot descriptor, as the frozen ``__init__`` would do."""
+    """A positional constructor for an item class: the same object as ``cls(**kw)``, built
+    without the keyword-argument overhead (the reader creates millions of them). Arguments in
+    field order: position, comment, line, column, then the class's own fields."""
     names = [f.name for f in fields(cls)]
-    body = "".join(f"    set_{n}(o, {n})\n" for n in names)
+    body = "".join(f"    o.{n} = {n}\n" for n in names)
     source = f"def make({', '.join(names)}):\n    o = new(cls)\n{body}    return o\n"
     scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    scope.update({f"set_{n}": getattr(cls, n).__set__ for n in names})
     exec(source, scope)  # the same technique dataclasses use for __init__
     return scope["make"]  # type: ignore[no-any-return]
 
@@ -745,7 +748,7 @@ def _fast_other(text: str, number: int) -> Stmt | None:
 @cache
 def lark_parser() -> Lark:
     """The LALR parser of the normative grammar (start symbols ``transcript`` and ``line``)."""
-    return Lark(grammar_text("btn.lark"), parser="lalr", start=["transcript", "line"])
+    return grammar_parser("btn.lark", start=["transcript", "line"])
 
 
 def _tok(children: list[Any], kind: str) -> list[str]:
