@@ -672,9 +672,10 @@ class Hand:
                 f"{SEAT_NAMES[seat]} played {card}, which it does not hold "
                 f"(holds {format_cards(hand)})",
             )
-        if not self.legal_cards() >> card.index & 1:
-            assert self.play_rules is not None
-            self.play_rules.check(hand, self.trick, self.leader, card)
+        rules = self.play_rules
+        assert rules is not None
+        if not rules.decide(hand, self.trick) >> card.index & 1:
+            rules.check(hand, self.trick, self.leader, card)
             raise AssertionError("check() must reject what legal() excludes")  # pragma: no cover
         if phase == "raises":  # the first card closes the raises and the lock choice
             self.phase = "play"

@@ -6,7 +6,7 @@ the mask of the same-suit cards that beat each card), so that :meth:`PlayRules.l
 handful of integer operations on :mod:`~baloot_conformance.engine.model` bit masks: the search
 and the random-game generator call it millions of times.
 
-Every obligation is decided in one place, :meth:`PlayRules._decide`, which returns the legal
+Every obligation is decided in one place, :meth:`PlayRules.decide`, which returns the legal
 mask together with the code of the obligation that produced it; :meth:`PlayRules.legal` keeps
 the mask and :meth:`PlayRules.check` turns the code into the rule ID and a sentence naming
 the cards. The rule IDs implemented here:
@@ -48,7 +48,7 @@ _CARD_BITS = (1 << 32) - 1
 #: Strengths of trump cards start here, above every plain card (plain strengths are 0-7).
 _TRUMP_BASE = 8
 
-# The obligation behind a legal mask, stored above the 32 card bits by ``_decide`` (none when
+# The obligation behind a legal mask, stored above the 32 card bits by ``decide`` (none when
 # every card of the hand is legal).
 _SHIFT = 32
 _FOLLOW = 1 << _SHIFT
@@ -170,8 +170,10 @@ class PlayRules:
         """Card points of a card under the contract (cards.points.plain / points.trump)."""
         return self._points[card_index]
 
-    def _decide(self, hand: CardSet, trick: tuple[int, ...]) -> int:
-        """The legal cards of ``hand``, ORed with the code of the obligation that chose them."""
+    def decide(self, hand: CardSet, trick: tuple[int, ...]) -> int:
+        """The legal cards of ``hand``, ORed with the code of the obligation that chose them
+        (above the 32 card bits): ``decide(hand, trick) >> card.index & 1`` tells in one call
+        whether a card may be played next, which is what replay asks for every card."""
         n = len(trick)
         if n == 0:
             if self._locked:  # play.hokum.locked_lead
@@ -184,22 +186,25 @@ class PlayRules:
         if not self._hokum:
             # play.follow_suit, else play.sun.void: any card.
             return follow | _FOLLOW if follow else hand
+        trump_led = (1 << led) & self._trump_mask
+        if trump_led:  # play.hokum.trump_lead: void in trump, any card
+            if not follow:
+                return hand
+        elif follow:  # play.follow_suit
+            return follow | _FOLLOW
+        trumps = hand & self._trump_mask
+        if not trump_led and not trumps:
+            return hand
+        # Only now does it matter who is winning the trick.
         place = self.winner(trick)
         winning = trick[place]
         partner_winning = place == n - 2
-        if (1 << led) & self._trump_mask:  # play.hokum.trump_lead
-            if not follow:
-                return hand
+        if trump_led:  # play.hokum.trump_lead: follow with trump, beating as the options say
             if self._partner_beat if partner_winning else self._opponent_beat:
                 higher = follow & self._beats[winning]
                 if higher:
                     return higher | _BEAT
             return follow | _FOLLOW
-        if follow:  # play.follow_suit
-            return follow | _FOLLOW
-        trumps = hand & self._trump_mask
-        if not trumps:
-            return hand
         if partner_winning:  # play.hokum.partner_winning, else play.hokum.ruff (any trump)
             if self._exempt_any or (
                 self._exempt_fourth and (n == 3 or (1 << led) & self._certain_tops)
@@ -221,7 +226,7 @@ class PlayRules:
         the seat that led it (``trick[i]`` was played by ``(leader + i) % 4``); the player is
         ``(leader + len(trick)) % 4``. Never empty when ``hand`` is not.
         """
-        return self._decide(hand, trick) & _CARD_BITS
+        return self.decide(hand, trick) & _CARD_BITS
 
     def check(self, hand: CardSet, trick: tuple[int, ...], leader: Seat, card: Card) -> None:
         """Raise :class:`IllegalAction` when ``card`` may not be played next.
@@ -238,7 +243,7 @@ class PlayRules:
                 self._ruleset.play.follow_suit.id,
                 f"{player} played {card}, which it does not hold (holds {self._fmt(hand)})",
             )
-        decided = self._decide(hand, trick)
+        decided = self.decide(hand, trick)
         if decided & bit:
             return
         allowed = self._fmt(decided & _CARD_BITS, " or ")
