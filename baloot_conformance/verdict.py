@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import functools
 import linecache
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from baloot_conformance import transcript as tr
 from baloot_conformance.cards import SUIT_CODES, Card
@@ -125,6 +125,7 @@ class RunSummary:
 # --- replaying a hand ----------------------------------------------------------------------
 
 _SEATS = {name: seat for seat, name in enumerate(SEAT_NAMES)}
+_PLAYS_OF = {name: PLAYS[seat] for name, seat in _SEATS.items()}
 
 #: How the notation names each project of the rulesets (both hundreds are "hundred").
 PROJECT_WORDS = {
@@ -236,57 +237,78 @@ class HandChecker:
 
     # --- events ---------------------------------------------------------------------------
 
+    def replay(self, items: Iterable[tr.HandItem]) -> None:
+        """Apply the events and check the claims of a hand, in order; raises :class:`_Stop`
+        when the hand cannot be followed further."""
+        event = self.event
+        claim = self.claim
+        for item in items:
+            engine = self.engine
+            if type(item) is tr.Play and engine is not None and engine.phase == "play":
+                # The common case, inline: a card in the play (the other phases: event()).
+                self.events += 1
+                self.plays += 1
+                play = _PLAYS_OF[item.seat][item.card.index]
+                try:
+                    engine.push_play(play)
+                except IllegalAction as exc:
+                    self._illegal(item, engine, play, exc)
+                if not engine.trick:
+                    self._trick_done(engine)
+            elif isinstance(item, tr.Event):
+                event(item)
+            elif isinstance(item, tr.Claim):
+                claim(item)
+
     def event(self, item: tr.Event) -> None:
         """Apply one event; raises :class:`_Stop` when the hand cannot be followed further."""
         self.events += 1
-        engine = self.engine
-        if type(item) is tr.Play and engine is not None and engine.phase == "play":
-            self.plays += 1  # the common case first
-            play = PLAYS[_SEATS[item.seat]][item.card.index]
-            try:
-                engine.push_play(play)
-            except IllegalAction as exc:
-                self._illegal(item, engine, play, exc)
-            if not engine.trick:
-                self._trick_done(engine)
-            return
-        if isinstance(item, tr.Start):
-            ns = self.totals[0] if item.ns is None else item.ns
-            ew = self.totals[1] if item.ew is None else item.ew
-            self.totals = self.game.totals = (ns, ew)
-        elif isinstance(item, tr.Dealer):
-            self.dealer = seat_from_name(item.seat)
-            if self.expected_dealer is not None and self.dealer != self.expected_dealer:
-                self.diverge(
-                    item,
-                    "illegal_event",
-                    self.rules.deal.dealer_rotation.id,
-                    f"{item.seat} deals, but the deal passes to "
-                    f"{SEAT_NAMES[self.expected_dealer]} after the previous hand",
-                    expected=SEAT_NAMES[self.expected_dealer],
-                    claimed=item.seat,
-                )
-        elif isinstance(item, tr.Deal):
-            self.first_five[seat_from_name(item.seat)] = card_set(item.cards)
-        elif isinstance(item, tr.Hold):
-            self.holds[seat_from_name(item.seat)] = card_set(item.cards)
-        elif isinstance(item, tr.FaceUp):
-            self.faceup = item.card
-        elif isinstance(item, tr.Rest):
-            if self.engine is not None and self.engine.phase in ("auction", "completion"):
-                self._complete(item)
-        else:
-            engine = self._engine(item)
-            if not (isinstance(item, tr.Call) and item.phase == "bid") and engine.phase in (
-                "auction",
-                "completion",
-            ):
-                self._complete(item)
-            action = self._action(item, engine)
-            if action is not None:
-                self._push(item, engine, action)
-            if engine.is_over():  # a void hand ends with a call
-                self.finish(engine)
+        _EVENT_HANDLERS.get(type(item), HandChecker._engine_event)(self, item)
+
+    def _start(self, item: tr.Start) -> None:
+        ns = self.totals[0] if item.ns is None else item.ns
+        ew = self.totals[1] if item.ew is None else item.ew
+        self.totals = self.game.totals = (ns, ew)
+
+    def _dealer(self, item: tr.Dealer) -> None:
+        self.dealer = seat_from_name(item.seat)
+        if self.expected_dealer is not None and self.dealer != self.expected_dealer:
+            self.diverge(
+                item,
+                "illegal_event",
+                self.rules.deal.dealer_rotation.id,
+                f"{item.seat} deals, but the deal passes to "
+                f"{SEAT_NAMES[self.expected_dealer]} after the previous hand",
+                expected=SEAT_NAMES[self.expected_dealer],
+                claimed=item.seat,
+            )
+
+    def _deal(self, item: tr.Deal) -> None:
+        self.first_five[_SEATS[item.seat]] = card_set(item.cards)
+
+    def _hold(self, item: tr.Hold) -> None:
+        self.holds[_SEATS[item.seat]] = card_set(item.cards)
+
+    def _faceup(self, item: tr.FaceUp) -> None:
+        self.faceup = item.card
+
+    def _rest(self, item: tr.Rest) -> None:
+        if self.engine is not None and self.engine.phase in ("auction", "completion"):
+            self._complete(item)
+
+    def _engine_event(self, item: tr.Event) -> None:
+        """A call, declaration, announcement, card or foul: an action for the engine."""
+        engine = self._engine(item)
+        if not (type(item) is tr.Call and item.phase == "bid") and engine.phase in (
+            "auction",
+            "completion",
+        ):
+            self._complete(item)
+        action = self._action(item, engine)
+        if action is not None:
+            self._push(item, engine, action)
+        if engine.phase == "over":  # a void hand ends with a call
+            self.finish(engine)
 
     def _engine(self, item: tr.Item) -> Hand:
         """The engine hand, started from the deal at the first event that needs it."""
@@ -427,54 +449,51 @@ class HandChecker:
     # --- claims ---------------------------------------------------------------------------
 
     def claim(self, item: tr.Claim) -> None:
+        """Compare one claim with the engine's own figure at this point."""
         self.claims += 1
-        self.claimed_total = _claimed_total(item) or self.claimed_total
+        _CLAIM_HANDLERS[type(item)](self, item)
+
+    def _claim_winner(self, item: tr.WinnerClaim) -> None:
+        winner = self.game.winner
+        expected = TEAM_NAMES[winner] if winner is not None else "none"
+        if item.team != expected:
+            self.diverge(
+                item,
+                "wrong_claim",
+                self.rules.game.target.id,
+                f"{expected} won the game"
+                if winner is not None
+                else f"the game is not over (totals {_pair_words(self.game.totals)})",
+                expected=expected,
+                claimed=item.team,
+            )
+
+    def _claim_legal(self, item: tr.LegalClaim) -> None:
         engine = self.engine
-        if isinstance(item, tr.ContractClaim):
-            self._claim_contract(item)
-        elif isinstance(item, tr.WinnerClaim):
-            winner = self.game.winner
-            expected = TEAM_NAMES[winner] if winner is not None else "none"
-            if item.team != expected:
-                self.diverge(
-                    item,
-                    "wrong_claim",
-                    self.rules.game.target.id,
-                    f"{expected} won the game"
-                    if winner is not None
-                    else f"the game is not over (totals {_pair_words(self.game.totals)})",
-                    expected=expected,
-                    claimed=item.team,
-                )
-        elif isinstance(item, tr.TrickClaim):
-            self._claim_trick(item)
-        elif isinstance(item, tr.LegalClaim):
-            if engine is None or engine.phase not in ("raises", "play"):
-                self.diverge(item, "wrong_claim", None, "a legal-set claim before the play")
-                return
-            seat = seat_from_name(item.seat)
-            legal = engine.legal_cards()
-            claimed = card_set(item.cards)
-            if seat != engine.to_play():
-                self.diverge(
-                    item,
-                    "wrong_claim",
-                    self.rules.play.first_lead.id,
-                    f"the legal set is claimed for {item.seat}, but "
-                    f"{SEAT_NAMES[engine.to_play()]} plays next",
-                )
-            elif claimed != legal:
-                self.diverge(
-                    item,
-                    "wrong_claim",
-                    _legal_rule(self.rules, engine, legal, claimed),
-                    f"{item.seat} may play {format_cards(legal)}, not {format_cards(claimed)} "
-                    f"(holds {format_cards(engine.hands[seat])})",
-                    expected=format_cards(legal),
-                    claimed=format_cards(claimed),
-                )
-        else:
-            self._claim_result(item)
+        if engine is None or engine.phase not in ("raises", "play"):
+            self.diverge(item, "wrong_claim", None, "a legal-set claim before the play")
+            return
+        seat = seat_from_name(item.seat)
+        legal = engine.legal_cards()
+        claimed = card_set(item.cards)
+        if seat != engine.to_play():
+            self.diverge(
+                item,
+                "wrong_claim",
+                self.rules.play.first_lead.id,
+                f"the legal set is claimed for {item.seat}, but "
+                f"{SEAT_NAMES[engine.to_play()]} plays next",
+            )
+        elif claimed != legal:
+            self.diverge(
+                item,
+                "wrong_claim",
+                _legal_rule(self.rules, engine, legal, claimed),
+                f"{item.seat} may play {format_cards(legal)}, not {format_cards(claimed)} "
+                f"(holds {format_cards(engine.hands[seat])})",
+                expected=format_cards(legal),
+                claimed=format_cards(claimed),
+            )
 
     def _claim_contract(self, item: tr.ContractClaim) -> None:
         engine = self.engine
@@ -544,6 +563,11 @@ class HandChecker:
                 expected=str(points),
                 claimed=str(item.points),
             )
+
+    def _claim_team(self, item: tr.TeamClaim) -> None:
+        if item.name == "total":
+            self.claimed_total = _claimed_total(item) or self.claimed_total
+        self._claim_result(item)
 
     def _claim_result(self, item: tr.Claim) -> None:
         result = self.result
@@ -658,6 +682,27 @@ class HandChecker:
         )
 
 
+_EVENT_HANDLERS: dict[type[tr.Event], Callable[[HandChecker, Any], None]] = {
+    tr.Start: HandChecker._start,
+    tr.Dealer: HandChecker._dealer,
+    tr.Deal: HandChecker._deal,
+    tr.Hold: HandChecker._hold,
+    tr.FaceUp: HandChecker._faceup,
+    tr.Rest: HandChecker._rest,
+}
+"""Events about the deal, by type; the others are actions for the engine (``_engine_event``)."""
+
+_CLAIM_HANDLERS: dict[type[tr.Claim], Callable[[HandChecker, Any], None]] = {
+    tr.TrickClaim: HandChecker._claim_trick,
+    tr.TeamClaim: HandChecker._claim_team,
+    tr.ContractClaim: HandChecker._claim_contract,
+    tr.LegalClaim: HandChecker._claim_legal,
+    tr.ResultClaim: HandChecker._claim_result,
+    tr.KabootClaim: HandChecker._claim_result,
+    tr.WinnerClaim: HandChecker._claim_winner,
+}
+
+
 #: Claims that ``--require`` can demand, for a strict gate.
 REQUIRABLE_CLAIMS = (
     "contract", "trick", "legal", "abnat", "aklat", "projects", "cardscore", "projectscore",
@@ -683,11 +728,7 @@ def check_hand(
     checker.scan(hand)
     stopped: str | None = None
     try:
-        for item in hand.items:
-            if isinstance(item, tr.Event):
-                checker.event(item)
-            elif isinstance(item, tr.Claim):
-                checker.claim(item)
+        checker.replay(hand.items)
     except _Stop as exc:
         stopped = str(exc)
         for item in hand.items:  # the claims after the stop: the game goes on from its total

@@ -261,26 +261,30 @@ def declared_project(
             suit or rank, a part of a longer run, another project), or the project does not
             exist in this contract (four hundred in Hokum).
     """
-    who = SEAT_NAMES[seat]
-    declaring = f"{who} declares {name} {_fmt(cards)}"
+
+    def declaring() -> str:  # the start of every message; formatted only on an error
+        return f"{SEAT_NAMES[seat]} declares {name} {_fmt(cards)}"
+
     rule_id = ruleset.projects.declaration.id
     project_name = next((p for p in PROJECT_NAMES if p == name), None)
     if project_name is None:
         raise IllegalAction(
-            rule_id, f"{declaring}: {name!r} is not a project ({', '.join(PROJECT_NAMES)})"
+            rule_id, f"{declaring()}: {name!r} is not a project ({', '.join(PROJECT_NAMES)})"
         )
     if cards & ~hand:
-        raise IllegalAction(rule_id, f"{declaring} but does not hold {_fmt(cards & ~hand)}")
+        raise IllegalAction(rule_id, f"{declaring()} but does not hold {_fmt(cards & ~hand)}")
     rule_id = _rule(ruleset, project_name).id
     if not _exists(ruleset, kind, project_name):
-        raise IllegalAction(rule_id, f"{declaring}: there is no {name} in {kind.capitalize()}")
+        raise IllegalAction(rule_id, f"{declaring()}: there is no {name} in {kind.capitalize()}")
     found = find_projects(ruleset, kind, seat, hand)
     for project in found:
         if project.cards == cards:
             if project.name == project_name:
                 return project
-            raise IllegalAction(rule_id, f"{declaring}, but these cards form a {project.name}")
-    raise IllegalAction(rule_id, f"{declaring}, but {_why_not(ruleset, kind, hand, cards, found)}")
+            raise IllegalAction(rule_id, f"{declaring()}, but these cards form a {project.name}")
+    raise IllegalAction(
+        rule_id, f"{declaring()}, but {_why_not(ruleset, kind, hand, cards, found)}"
+    )
 
 
 def _why_not(
