@@ -95,6 +95,18 @@ def test_jobs_do_not_change_the_report(games: list[Path]) -> None:
     assert one[1] == two[1]
 
 
+def test_one_file_of_one_game_is_checked_in_process_with_jobs(tmp_path: Path) -> None:
+    """Nothing to share out: --jobs 2 streams it here, with the same report and errors."""
+    assert run("check", str(WORKED), "--jobs", "2", "--format", "json") == run(
+        "check", str(WORKED), "--jobs", "1", "--format", "json"
+    )
+    broken = tmp_path / "broken.btn"
+    broken.write_text(WORKED.read_text(encoding="utf-8") + "trick 9: N AS\n", encoding="utf-8")
+    two = run("check", str(broken), "--jobs", "2", "--format", "json")
+    assert two == run("check", str(broken), "--jobs", "1", "--format", "json")
+    assert two[0] == 2 and f"{broken}:" in two[2]
+
+
 def test_fail_fast_stops_at_the_first_failing_hand(games: list[Path]) -> None:
     code, out, _ = run("check", str(games[3]), str(games[0]), "--fail-fast", "--format", "json")
     records = [json.loads(line) for line in out.splitlines()]

@@ -8,6 +8,7 @@ import argparse
 import functools
 import glob
 import io
+import itertools
 import multiprocessing
 import os
 import sys
@@ -234,9 +235,15 @@ def _run(
             problems: list[str] = []
             yield _verdicts(path, reference, required, problems), problems
         return
+    tasks = _tasks(files, reference, required)
+    head = list(itertools.islice(tasks, 2))
+    if len(head) == 1:  # nothing to share out: check it here, streaming
+        problems = []
+        yield _task_verdicts(head[0], problems), problems
+        return
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         pending: deque[AsyncResult[tuple[list[HandVerdict], list[str]]]] = deque()
-        for task in _tasks(files, reference, required):
+        for task in itertools.chain(head, tasks):
             pending.append(pool.apply_async(_check_task, (task,)))
             if len(pending) >= 3 * jobs:
                 yield pending.popleft().get()
@@ -279,24 +286,26 @@ def _game_runs(path: str) -> tuple[str, list[tuple[str, int]]] | None:
 
 def _check_task(task: _Task) -> tuple[list[HandVerdict], list[str]]:
     """A worker's job: a whole file, or a run of games cut from one."""
-    path, reference, required, run = task
     problems: list[str] = []
+    return list(_task_verdicts(task, problems)), problems
+
+
+def _task_verdicts(task: _Task, problems: list[str]) -> Iterator[HandVerdict]:
+    path, reference, required, run = task
     if run is None or run[1] == 1:
         source: Any = None
         if run is not None:
             payload = run[0]
             source = io.BytesIO(payload if isinstance(payload, bytes) else payload.encode("utf-8"))
-        return list(_verdicts(path, reference, required, problems, source)), problems
-    verdicts: list[HandVerdict] = []
+        yield from _verdicts(path, reference, required, problems, source)
+        return
     try:
         ruleset = _load(reference or "")
         assert isinstance(run[0], str)
         reader = tr.TranscriptReader.for_hands(run[0], path, run[1])
-        for verdict in check_hands(reader, path, ruleset, required):
-            verdicts.append(verdict)
+        yield from check_hands(reader, path, ruleset, required)
     except BalootError as exc:
         problems.append(str(exc))
-    return verdicts, problems
 
 
 @functools.lru_cache(maxsize=16)
