@@ -26,7 +26,6 @@ Layers, each usable on its own (the tests use them to compare the front ends):
 from __future__ import annotations
 
 import io
-import itertools
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -1864,18 +1863,24 @@ def game_runs(text: str, min_hands: int) -> list[tuple[str, int]]:
     falls before a ``hand`` line followed by a ``start`` line (a hand that begins a game of
     its own), once at least ``min_hands`` hands have passed. The first run keeps the header;
     each run comes with the file line it starts at (see :meth:`TranscriptReader.for_hands`).
+    Joined with newlines, the runs give back the text.
     """
-    lines = text.split("\n")
-    starts = [0]
+    cuts = [(0, 1)]  # (offset, line) where each run starts
     hands = 0
-    for i, line in enumerate(lines[:-1]):
-        if line.startswith("hand "):
-            if hands >= min_hands and lines[i + 1].startswith("start "):
-                starts.append(i)
-                hands = 0
-            hands += 1
-    bounds = [*starts, len(lines)]
-    return [("\n".join(lines[a:b]), a + 1) for a, b in itertools.pairwise(bounds)]
+    line, counted = 1, 0
+    for m in _HAND_LINE.finditer(text):
+        if hands >= min_hands and m.group(1):
+            offset = m.start()
+            line += text.count("\n", counted, offset)
+            counted = offset
+            cuts.append((offset, line))
+            hands = 0
+        hands += 1
+    ends = [offset - 1 for offset, _ in cuts[1:]] + [len(text)]  # drop the newline before
+    return [(text[a:end], first) for (a, first), end in zip(cuts, ends, strict=True)]
+
+
+_HAND_LINE = re.compile(r"^hand [^\n]*\n(start )?", re.MULTILINE)
 
 
 def iter_hands(source: Source, path: str | None = None) -> Iterator[Hand]:
