@@ -83,6 +83,7 @@ def summary_record(summary: RunSummary) -> dict[str, Any]:
 
 
 _LINE_BREAKS = ("\x85", "\u2028", "\u2029")
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 class JsonLinesReporter:
@@ -92,11 +93,12 @@ class JsonLinesReporter:
         self._out = stream
 
     def _write(self, record: dict[str, Any]) -> None:
-        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-        # json.dumps escapes \n and \r; these three also end a line for str.splitlines(), and
-        # can only occur inside strings, where an escape means the same character.
-        for char in _LINE_BREAKS:
-            text = text.replace(char, f"\\u{ord(char):04x}")
+        text = _ENCODER.encode(record)
+        # JSON escapes \n and \r; these three also end a line for str.splitlines(), and can
+        # only occur inside strings, where an escape means the same character.
+        if not text.isascii():
+            for char in _LINE_BREAKS:
+                text = text.replace(char, f"\\u{ord(char):04x}")
         self._out.write(text + "\n")
         self._out.flush()
 
