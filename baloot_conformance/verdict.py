@@ -242,13 +242,15 @@ class HandChecker:
         when the hand cannot be followed further."""
         event = self.event
         claim = self.claim
+        play_item = tr.Play
+        plays_of = _PLAYS_OF
         for item in items:
             engine = self.engine
-            if type(item) is tr.Play and engine is not None and engine.phase == "play":
+            if type(item) is play_item and engine is not None and engine.phase == "play":
                 # The common case, inline: a card in the play (the other phases: event()).
                 self.events += 1
                 self.plays += 1
-                play = _PLAYS_OF[item.seat][item.card.index]
+                play = plays_of[item.seat][item.card.index]
                 try:
                     engine.push_play(play)
                 except IllegalAction as exc:
@@ -437,7 +439,8 @@ class HandChecker:
 
     def _trick_done(self, engine: Hand) -> None:
         self.tricks.append((engine.leader, engine.last_trick_points))
-        self.finish(engine)
+        if engine.phase == "over":
+            self.finish(engine)
 
     def finish(self, engine: Hand) -> None:
         """Record the hand in the game once it is over (played out or void)."""
