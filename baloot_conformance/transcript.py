@@ -1864,12 +1864,21 @@ def game_runs(text: str, min_hands: int) -> list[tuple[str, int]]:
     its own), once at least ``min_hands`` hands have passed. The first run keeps the header;
     each run comes with the file line it starts at (see :meth:`TranscriptReader.for_hands`).
     Joined with newlines, the runs give back the text.
+
+    A file whose hand numbers seem to repeat is not cut: a reader of one run could not see the
+    repeat, and the whole file's reader reports it where it is.
     """
     cuts = [(0, 1)]  # (offset, line) where each run starts
+    numbers: set[str] = set()
     hands = 0
     line, counted = 1, 0
     for m in _HAND_LINE.finditer(text):
-        if hands >= min_hands and m.group(1):
+        indent, number, starts = m.groups()
+        number = number.lstrip("0")
+        if number in numbers:
+            return [(text, 1)]
+        numbers.add(number)
+        if hands >= min_hands and starts and not indent:
             offset = m.start()
             line += text.count("\n", counted, offset)
             counted = offset
@@ -1880,7 +1889,8 @@ def game_runs(text: str, min_hands: int) -> list[tuple[str, int]]:
     return [(text[a:end], first) for (a, first), end in zip(cuts, ends, strict=True)]
 
 
-_HAND_LINE = re.compile(r"^hand [^\n]*\n(start )?", re.MULTILINE)
+#: A hand line (its number) and whether a ``start`` line follows it.
+_HAND_LINE = re.compile(r"^([ \t]*)hand[ \t]+([0-9]*)[^\n]*(?:\n(start )?)?", re.MULTILINE)
 
 
 def iter_hands(source: Source, path: str | None = None) -> Iterator[Hand]:

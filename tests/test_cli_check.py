@@ -188,6 +188,20 @@ def test_jobs_split_one_file_by_games_without_changing_the_report(tmp_path: Path
     assert one[1].count('"record":"hand"') > 100
 
 
+def test_a_hand_number_repeated_in_another_game_is_found_with_jobs(tmp_path: Path) -> None:
+    path = tmp_path / "repeated.btn"
+    assert run("generate", "--seed", "7", "--games", "30", "--output", str(path))[0] == 0
+    lines = path.read_text(encoding="utf-8").split("\n")
+    last = max(i for i, line in enumerate(lines) if line.startswith("hand "))
+    lines[last] = "hand 2"  # hand 2 is in the first game, far from this one
+    path.write_text("\n".join(lines), encoding="utf-8")
+    one = run("check", str(path), "--jobs", "1", "--format", "json")
+    two = run("check", str(path), "--jobs", "2", "--format", "json")
+    assert one[0] == two[0] == 2
+    assert f"{path}:{last + 1}:1: a second 'hand 2'" in one[2]
+    assert one[1:] == two[1:]
+
+
 def test_a_syntax_error_late_in_a_split_file_keeps_its_line(tmp_path: Path) -> None:
     path = tmp_path / "broken.btn"
     assert run("generate", "--seed", "6", "--games", "30", "--output", str(path))[0] == 0

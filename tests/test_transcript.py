@@ -384,3 +384,8 @@ def test_game_runs_cut_before_hands_that_start_a_game() -> None:
         pieces += [(h.number, h.line) for h in TranscriptReader.for_hands(run, "x", first_line)]
     assert pieces == whole  # the same hands, at the same lines
     assert game_runs(text, 10**6) == [(text, 1)]
+    # A repeated hand number keeps the file whole, for its reader to report the repeat.
+    last = text.rindex("\nhand ")
+    number = text[last + 6 : text.index("\n", last + 1)]
+    repeated = text[:last] + "\nhand 1" + text[last + 6 + len(number) :]
+    assert game_runs(repeated, 30) == [(repeated, 1)]
