@@ -1034,7 +1034,16 @@ def _statements(
             return
         after_version = stmt[0] == "version"
     fast = _FAST
+    # Engines repeat many lines word for word ("bid W pass", "= result made"): about half of
+    # a generated game's lines were seen before. A line's statement is the same wherever it
+    # stands, so the fast path's result is kept by text (its values are immutable), in a memo
+    # emptied when full, so that memory stays bounded.
+    memo: dict[str, tuple[str, tuple[Any, ...], str | None]] = {}
     for number, text in lines:
+        seen = memo.get(text)
+        if seen is not None:
+            yield (seen[0], seen[1], number, 1, seen[2])
+            continue
         first = text[:1]
         if first == "=":
             entry = fast.get("=" + text[2 : text.find(" ", 2)])
@@ -1054,10 +1063,21 @@ def _statements(
             if m is not None:
                 g = m.groups()
                 c = g[-1]
-                yield (entry[3], entry[2](g), number, 1, None if c is None else c.rstrip(" \t"))
+                kind, values, comment = (
+                    entry[3],
+                    entry[2](g),
+                    None if c is None else c.rstrip(" \t"),
+                )
+                if len(memo) >= _MEMO_LINES:
+                    memo.clear()
+                memo[text] = (kind, values, comment)
+                yield (kind, values, number, 1, comment)
                 continue
         other = _fast_other(text, number)
         yield other if other is not None else _slow_statement(text, number, errors)
+
+
+_MEMO_LINES = 4096  # distinct lines remembered by the fast path (see _statements)
 
 
 def _metadata(start: int, opening: str, lines: Iterable[tuple[int, str]], errors: _Errors) -> Stmt:

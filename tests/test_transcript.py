@@ -334,6 +334,22 @@ def test_fast_path_matches_grammar_on_mutated(data: st.DataObject) -> None:
     assert _outcome(fast_statements, text) == _outcome(lark_statements, text)
 
 
+@pytest.mark.parametrize("memo_lines", [2, 4096])
+def test_repeated_lines_give_their_statements_again(
+    memo_lines: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fast path remembers lines it has read (a bounded memo); with a memo that is
+    emptied every two lines or one that keeps them all, statements equal the grammar's."""
+    from baloot_conformance.generate import generate_games
+    from baloot_conformance.ruleset import load_ruleset
+
+    text = "".join(generate_games(load_ruleset("saudi"), 11, games=2))
+    monkeypatch.setattr(transcript_module, "_MEMO_LINES", memo_lines)
+    statements = fast_statements(text)
+    assert len({s[0:2] for s in statements}) < len(statements) * 3 // 4  # many repeats
+    assert statements == lark_statements(text)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(st.data())
 def test_only_the_kit_error_comes_out(data: st.DataObject) -> None:
