@@ -136,6 +136,14 @@ PROJECT_WORDS = {
     "four_hundred": "four_hundred",
 }
 _RESULT_WORDS = {"made": "made", "failed": "failed", "split": "tie"}
+#: The field of HandScore behind each per-team claim of the hand's figures.
+_SCORE_FIGURES = {
+    "abnat": "abnat",
+    "aklat": "aklat",
+    "projects": "projects",
+    "cardscore": "card_scores",
+    "projectscore": "project_scores",
+}
 
 
 class _Stop(Exception):
@@ -585,20 +593,17 @@ class HandChecker:
         expected: str | None
         claimed: str
         if isinstance(item, tr.TeamClaim):
-            expected_pair, rule = self._team_figures(item.name, result)
-            claimed_pair = (item.ns, item.ew)
-            wrong = [
-                t
-                for t in (0, 1)
-                if claimed_pair[t] is not None and claimed_pair[t] != expected_pair[t]
-            ]
-            if wrong:
+            expected_pair = self._team_figure(item.name, result)
+            ns, ew = item.ns, item.ew
+            if (ns is not None and ns != expected_pair[0]) or (
+                ew is not None and ew != expected_pair[1]
+            ):
                 expected = _pair_words(expected_pair)
-                claimed = _pair_words(claimed_pair)
+                claimed = _pair_words((ns, ew))
                 self.diverge(
                     item,
                     "wrong_claim",
-                    rule,
+                    self._team_rule(item.name, result),
                     f"{item.name} is {expected}, not {claimed}",
                     expected=expected,
                     claimed=claimed,
@@ -631,31 +636,40 @@ class HandChecker:
                     claimed=item.team,
                 )
 
-    def _team_figures(self, name: str, result: HandResult) -> tuple[tuple[int, int], str]:
-        """The engine's figure for a per-team claim, and the rule that decides it."""
-        score = result.score
-        rules = self.rules
-        deciders = [r for r in (score.decided_by if score else ()) if r != "scoring.round_value"]
-        points_rule = deciders[-1] if deciders else rules.scoring.round_value.id
+    def _team_figure(self, name: str, result: HandResult) -> tuple[int, int]:
+        """The engine's figure for a per-team claim."""
         points = result.game_points
         if name == "total":
-            return (self.totals[0] + points[0], self.totals[1] + points[1]), rules.game.target.id
+            return (self.totals[0] + points[0], self.totals[1] + points[1])
         if name == "score":
-            return points, points_rule
+            return points
+        if result.score is None:
+            return (0, 0)
+        figure: tuple[int, int] = getattr(result.score, _SCORE_FIGURES[name])
+        return figure
+
+    def _team_rule(self, name: str, result: HandResult) -> str:
+        """The rule that decides a per-team claim's figure (named when the claim is wrong)."""
+        score = result.score
+        rules = self.rules
+        if name == "total":
+            return rules.game.target.id
+        if name == "score":
+            deciders = [
+                r for r in (score.decided_by if score else ()) if r != "scoring.round_value"
+            ]
+            return deciders[-1] if deciders else rules.scoring.round_value.id
         if score is None:
-            return (0, 0), rules.bidding.all_pass.id
+            return rules.bidding.all_pass.id
         hokum = result.contract is not None and result.contract.kind == "hokum"
         conversion = rules.scoring.hokum_conversion if hokum else rules.scoring.sun_conversion
-        figures = {
-            "abnat": (score.abnat, rules.cards.last_trick.id),
-            "aklat": (score.aklat, rules.cards.points_plain.id),
-            "projects": (score.projects, rules.projects.comparison.id),
-            "cardscore": (score.card_scores, conversion.id),
-            "projectscore": (score.project_scores, rules.projects.comparison.id),
-        }
-        if name in figures:
-            return figures[name]
-        raise AssertionError(f"unknown team claim {name!r}")  # the notation lists them all
+        return {
+            "abnat": rules.cards.last_trick.id,
+            "aklat": rules.cards.points_plain.id,
+            "projects": rules.projects.comparison.id,
+            "cardscore": conversion.id,
+            "projectscore": rules.projects.comparison.id,
+        }[name]
 
     # --- the end --------------------------------------------------------------------------
 
