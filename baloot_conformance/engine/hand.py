@@ -666,7 +666,8 @@ class Hand:
             )
         hand = self.hands[seat]
         card = action.card
-        if not hand >> card.index & 1:
+        index = card.index
+        if not hand >> index & 1:
             raise IllegalAction(
                 "play.follow_suit",
                 f"{SEAT_NAMES[seat]} played {card}, which it does not hold "
@@ -674,14 +675,20 @@ class Hand:
             )
         rules = self.play_rules
         assert rules is not None
-        if not rules.decide(hand, self.trick) >> card.index & 1:
-            rules.check(hand, self.trick, self.leader, card)
+        trick = self.trick
+        if not rules.decide(hand, trick) >> index & 1:
+            rules.check(hand, trick, self.leader, card)
             raise AssertionError("check() must reject what legal() excludes")  # pragma: no cover
         if phase == "raises":  # the first card closes the raises and the lock choice
             self.phase = "play"
             self._lock_by = None
-        self._apply_play(seat, card)
         self.history.append(action)
+        # _apply_play, inline for the three cards of four that do not end the trick
+        self.hands[seat] = hand & ~(1 << index)
+        if len(trick) < 3:
+            self.trick = (*trick, index)
+        else:
+            self._end_trick((*trick, index))
 
     def force_play(self, action: Play) -> bool:
         """Play a card that breaks a play obligation, as a transcript records it, so that replay
@@ -705,7 +712,11 @@ class Hand:
         trick = (*self.trick, card.index)
         if len(trick) < 4:
             self.trick = trick
-            return
+        else:
+            self._end_trick(trick)
+
+    def _end_trick(self, trick: tuple[int, ...]) -> None:
+        """The fourth card is down: the trick goes to its winner [play.trick_winner]."""
         rules = self.play_rules
         assert rules is not None
         winner = (self.leader + rules.winner(trick)) % 4
