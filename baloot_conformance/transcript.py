@@ -1256,7 +1256,6 @@ class _HandBuilder:
         self.items: list[HandItem] = []
         self.single: dict[str, int] = {}
         self.dealt = 0  # bit set of the cards given out (deal, hold, rest, faceup)
-        self.dealt_at: dict[int, int] = {}
         self.played = 0
         self.claimed = 0  # bit set of the tricks that have a winner claim
         self.calls = 0
@@ -1281,17 +1280,35 @@ class _HandBuilder:
             raise self.fail(f"a second {what} (the first is on line {first})", stmt)
         self.single[position] = stmt[2]
 
-    def give(self, cards: Iterable[Card], stmt: Stmt) -> None:
+    def give(self, cards: tuple[Card, ...], stmt: Stmt) -> None:
+        given = 0
+        for c in cards:
+            given |= 1 << c.index
+        if given & self.dealt or given.bit_count() != len(cards):  # rare: find the card
+            self._given_twice(cards, stmt)
+        self.dealt |= given
+
+    def _given_twice(self, cards: tuple[Card, ...], stmt: Stmt) -> None:
+        seen = 0
         for c in cards:
             bit = 1 << c.index
-            if self.dealt & bit:
+            if (self.dealt | seen) & bit:
+                first = stmt[2] if seen & bit else self._dealt_on(c)
                 raise self.fail(
-                    f"card {c.code} is dealt twice (first on line {self.dealt_at[c.index]})",
+                    f"card {c.code} is dealt twice (first on line {first})",
                     stmt,
                     hint="each of the 32 cards is dealt exactly once",
                 )
-            self.dealt |= bit
-            self.dealt_at[c.index] = stmt[2]
+            seen |= bit
+
+    def _dealt_on(self, card: Card) -> int:
+        """The line of the deal, hold, rest or face-up line that already gave ``card``."""
+        for item in self.items:
+            if isinstance(item, (Deal, Hold, Rest)) and card in item.cards:
+                return item.line
+            if isinstance(item, FaceUp) and item.card == card:
+                return item.line
+        raise AssertionError(f"{card} is in no line of the hand")  # pragma: no cover
 
     def end_group(self) -> None:
         if self.group is None:

@@ -210,7 +210,21 @@ BAD: list[tuple[str, str | bytes, int, int, str]] = [
         HEAD + "deal N 8S TS 8H 9H 7C\ndeal W 8H 7S 9S AS KS\n",
         6,
         1,
-        "8H is dealt twice",
+        "8H is dealt twice (first on line 5)",
+    ),
+    (
+        "card twice in a line",
+        HEAD + "deal N 8S TS 8H 8S 7C\n",
+        5,
+        1,
+        "8S is dealt twice (first on line 5)",
+    ),
+    (
+        "face-up card dealt again",
+        HEAD + "faceup 8H\ndeal N 8S TS 8H 9H 7C\n",
+        6,
+        1,
+        "8H is dealt twice (first on line 5)",
     ),
     (
         "missing seat",
