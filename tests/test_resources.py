@@ -40,3 +40,14 @@ def test_without_a_usable_cache_folder_the_tables_are_built(
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     assert grammar_parser("formula.lark", lexer="basic").parse("1 + 2") is not None
     assert blocker.read_text().startswith("a file")
+
+
+def test_a_folder_others_may_write_in_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    folder = tmp_path / "baloot-conformance"
+    folder.mkdir()
+    folder.chmod(0o777)  # anyone could plant a pickle here
+    assert grammar_parser("formula.lark", lexer="basic").parse("1 + 2") is not None
+    assert list(folder.iterdir()) == []

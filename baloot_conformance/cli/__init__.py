@@ -82,8 +82,8 @@ def run() -> NoReturn:
     """The console entry point (``baloot-conformance``, ``python -m baloot_conformance``):
     :func:`main` in a process of its own."""
     # Checking allocates millions of short-lived objects, all freed by reference counting; the
-    # cycle collector only slows it down (by about 15%). So keep what start-up built out of its
-    # reach and let it run less often. Not done in main(), which tests call in a shared process.
+    # cycle collector only slows it down (by a few per cent). So keep what start-up built out
+    # of its reach and let it run less often. Not in main(), which tests call in one process.
     gc.freeze()
     gc.set_threshold(10_000, 50, 50)
     sys.exit(main())
