@@ -682,13 +682,8 @@ class Hand:
         if phase == "raises":  # the first card closes the raises and the lock choice
             self.phase = "play"
             self._lock_by = None
+        self._apply_play(seat, card)
         self.history.append(action)
-        # _apply_play, inline for the three cards of four that do not end the trick
-        self.hands[seat] = hand & ~(1 << index)
-        if len(trick) < 3:
-            self.trick = (*trick, index)
-        else:
-            self._end_trick((*trick, index))
 
     def force_play(self, action: Play) -> bool:
         """Play a card that breaks a play obligation, as a transcript records it, so that replay
