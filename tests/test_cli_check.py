@@ -26,6 +26,12 @@ def run(*argv: str) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+def with_jobs(*files: str) -> tuple[tuple[int, str, str], tuple[int, str, str]]:
+    """``check --format json`` of ``files`` with --jobs 1 and with --jobs 2."""
+    one = run("check", *files, "--jobs", "1", "--format", "json")
+    return one, run("check", *files, "--jobs", "2", "--format", "json")
+
+
 @pytest.fixture(scope="module")
 def games(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """Three generated game files and one with a wrong claim in its third hand."""
@@ -90,21 +96,19 @@ def test_globs_and_stdin(games: list[Path]) -> None:
 
 def test_jobs_do_not_change_the_report(games: list[Path]) -> None:
     files = [str(path) for path in games]
-    one = run("check", *files, "--jobs", "1", "--format", "json")
-    two = run("check", *files, "--jobs", "2", "--format", "json")
+    one, two = with_jobs(*files)
     assert one[0] == two[0] == 1
     assert one[1] == two[1]
 
 
 def test_one_file_of_one_game_is_checked_in_process_with_jobs(tmp_path: Path) -> None:
     """Nothing to share out: --jobs 2 streams it here, with the same report and errors."""
-    assert run("check", str(WORKED), "--jobs", "2", "--format", "json") == run(
-        "check", str(WORKED), "--jobs", "1", "--format", "json"
-    )
+    one, two = with_jobs(str(WORKED))
+    assert one == two
     broken = tmp_path / "broken.btn"
     broken.write_text(WORKED.read_text(encoding="utf-8") + "trick 9: N AS\n", encoding="utf-8")
-    two = run("check", str(broken), "--jobs", "2", "--format", "json")
-    assert two == run("check", str(broken), "--jobs", "1", "--format", "json")
+    one, two = with_jobs(str(broken))
+    assert one == two
     assert two[0] == 2 and f"{broken}:" in two[2]
 
 
@@ -181,8 +185,7 @@ def test_jobs_split_one_file_by_games_without_changing_the_report(tmp_path: Path
     late = [i for i, line in enumerate(lines) if line.startswith("= score ")][-5]
     lines[late] = lines[late].replace("= score NS ", "= score NS 9")  # a failure near the end
     path.write_text("\n".join(lines), encoding="utf-8")
-    one = run("check", str(path), "--jobs", "1", "--format", "json")
-    two = run("check", str(path), "--jobs", "2", "--format", "json")
+    one, two = with_jobs(str(path))
     assert one[0] == two[0] == 1
     assert one[1] == two[1]
     assert one[1].count('"record":"hand"') > 100
@@ -195,8 +198,7 @@ def test_a_hand_number_repeated_in_another_game_is_found_with_jobs(tmp_path: Pat
     last = max(i for i, line in enumerate(lines) if line.startswith("hand "))
     lines[last] = "hand 2"  # hand 2 is in the first game, far from this one
     path.write_text("\n".join(lines), encoding="utf-8")
-    one = run("check", str(path), "--jobs", "1", "--format", "json")
-    two = run("check", str(path), "--jobs", "2", "--format", "json")
+    one, two = with_jobs(str(path))
     assert one[0] == two[0] == 2
     assert f"{path}:{last + 1}:1: a second 'hand 2'" in one[2]
     assert one[1:] == two[1:]
@@ -209,8 +211,7 @@ def test_a_syntax_error_late_in_a_split_file_keeps_its_line(tmp_path: Path) -> N
     bad = len(lines) - 20
     lines[bad] = "trick 9: N AS"  # not BTN
     path.write_text("\n".join(lines), encoding="utf-8")
-    one = run("check", str(path), "--jobs", "1", "--format", "json")
-    two = run("check", str(path), "--jobs", "2", "--format", "json")
+    one, two = with_jobs(str(path))
     assert one[0] == two[0] == 2
     assert f"{path}:{bad + 1}:" in one[2]
     assert one[1:] == two[1:]
