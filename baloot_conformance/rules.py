@@ -70,6 +70,17 @@ class ContractPoints:
 
 
 @dataclass(frozen=True, slots=True)
+class ContractRaw:
+    """A project's raw value in each contract (one number in most rulesets)."""
+
+    sun: int
+    hokum: int
+
+    def for_contract(self, contract: Contract) -> int:
+        return self.sun if contract == "sun" else self.hokum
+
+
+@dataclass(frozen=True, slots=True)
 class ContractRanks:
     """A set of ranks per contract (empty where none apply)."""
 
@@ -85,8 +96,15 @@ class RaiseLevel:
     """One step of the raise chain: its call word, who may call it, its multiplier."""
 
     call: str
-    by: Literal["opponents", "buyer_team"]
+    by: Literal["opponents", "buyer_team", "buyer", "doubler"]
+    """A side (either of its players may call), or one player: the buyer, or the player who
+    called the first raise."""
     multiplier: int
+
+    @property
+    def side(self) -> Literal["opponents", "buyer_team"]:
+        """The side the caller belongs to."""
+        return "buyer_team" if self.by in ("buyer_team", "buyer") else "opponents"
 
 
 # --- cards ---------------------------------------------------------------------------------
@@ -190,6 +208,7 @@ class Rounds(Rule):
 @dataclass(frozen=True, slots=True)
 class Round2HokumSuit(Rule):
     option: Literal["other_than_faceup", "any"]
+    named: Literal["at_bid", "at_confirmation"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,16 +234,30 @@ class AshkalEligibility(Rule):
     rounds: tuple[int, ...]
     when: Literal["any_time", "vs_opposing_hokum"]
     ace_faceup: Literal["forbidden", "allowed"]
+    ineligible: Literal["refused", "counts_as_sun"]
+    """What an Ashkal said by a player who may not say it is: an illegal call, or a Sun."""
 
 
 @dataclass(frozen=True, slots=True)
 class SunPriority(Rule):
     option: Literal["live_only", "passed_may_claim", "all_earlier", "none"]
+    round2: Literal["live_only", "passed_may_claim", "all_earlier", "none"] | None = None
+    """Round 2's option when it differs from round 1's."""
+
+    def in_round(
+        self, round_: int
+    ) -> Literal["live_only", "passed_may_claim", "all_earlier", "none"]:
+        return self.round2 if round_ == 2 and self.round2 is not None else self.option
 
 
 @dataclass(frozen=True, slots=True)
 class HokumResponses(Rule):
     option: Literal["later_seats", "all_others"]
+    round2: Literal["later_seats", "all_others"] | None = None
+    """Round 2's option when it differs from round 1's."""
+
+    def in_round(self, round_: int) -> Literal["later_seats", "all_others"]:
+        return self.round2 if round_ == 2 and self.round2 is not None else self.option
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,13 +299,21 @@ class Window(Rule):
 @dataclass(frozen=True, slots=True)
 class SunDoubling(Rule):
     max_call: str
+    """The highest call of the chain a Sun may take, or ``none``."""
     condition: Formula = formula_field(SUN_DOUBLING_VARIABLES, "bool")
     """Boolean formula over ``buyer_total`` and ``doubler_total`` (the game totals)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Lock(Rule):
-    option: Literal["doubler_at_double", "each_raiser", "buyer_after_raises", "four_only"]
+    option: Literal[
+        "doubler_at_double",
+        "each_raiser",
+        "buyer_after_raises",
+        "four_only",
+        "at_double_and_four",
+        "automatic",
+    ]
     gahwa_open: bool
 
 
@@ -301,6 +342,16 @@ class DoublingSection:
 
 
 @dataclass(frozen=True, slots=True)
+class FirstLead(Rule):
+    option: Literal["first_seat", "buyer"]
+
+
+@dataclass(frozen=True, slots=True)
+class Ruff(Rule):
+    option: Literal["required", "optional"]
+
+
+@dataclass(frozen=True, slots=True)
 class PartnerWinning(Rule):
     option: Literal["any_seat", "fourth_or_certain_top", "never"]
     certain_tops: tuple[Literal["plain_ace", "trump_jack"], ...]
@@ -324,10 +375,10 @@ class TrumpLead(Rule):
 
 @dataclass(frozen=True, slots=True)
 class PlaySection:
-    first_lead: Rule = key("first_lead")
+    first_lead: FirstLead = key("first_lead")
     follow_suit: Rule = key("follow_suit")
     sun_void: Rule = key("sun.void")
-    hokum_ruff: Rule = key("hokum.ruff")
+    hokum_ruff: Ruff = key("hokum.ruff")
     hokum_partner_winning: PartnerWinning = key("hokum.partner_winning")
     hokum_overruff: Overruff = key("hokum.overruff")
     hokum_underruff: Underruff = key("hokum.underruff")
@@ -343,14 +394,14 @@ class PlaySection:
 class SequenceProject(Rule):
     length: int
     """The shortest run that makes this project."""
-    raw: int
+    raw: int | ContractRaw
     game_points: ContractPoints
 
 
 @dataclass(frozen=True, slots=True)
 class FourOfAKindProject(Rule):
     ranks: ContractRanks
-    raw: int
+    raw: int | ContractRaw
     game_points: ContractPoints
 
 
@@ -363,7 +414,12 @@ class BalootProject(Rule):
 
 @dataclass(frozen=True, slots=True)
 class BalootInsideHundred(Rule):
-    option: Literal["blocked_by_any_hundred", "blocked_by_four_kings_or_queens", "never_blocked"]
+    option: Literal[
+        "blocked_by_any_hundred",
+        "blocked_by_four_kings_or_queens",
+        "never_blocked",
+        "blocked_by_hundred_or_four_kings_queens",
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,7 +440,7 @@ class ProjectLimits(Rule):
 
 @dataclass(frozen=True, slots=True)
 class Declaration(Rule):
-    option: Literal["explicit", "automatic_all", "automatic_best_two"]
+    option: Literal["explicit", "automatic_all", "automatic_best_two", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,6 +477,7 @@ class Conversion(Rule):
 @dataclass(frozen=True, slots=True)
 class ContractRule(Rule):
     baloot_counts: bool
+    compare: Literal["card_points", "game_points"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,6 +498,8 @@ class Kaboot(Rule):
     hokum: int
     projects: Literal["added", "ignored"]
     raised: Literal["flat", "multiplied"]
+    faceup_ace: int | None
+    """The Kaboot's value instead when the face-up card was an Ace (``None``: no difference)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,7 +56,11 @@ MAX_FILE_BYTES = 1 << 20
 SHIPPED_FOLDERS = ("rulesets", "profiles")
 
 Path_ = tuple[str | int, ...]
-_METADATA_KEYS = ("format", "id", "version", "title", "description", "extends", "sources")
+#: Top-level keys that describe one file's source and are never inherited by a profile.
+_OWN_KEYS = ("extends", "silent", "unmodelled")
+#: The fields of a rule that are its text, not its mechanism: changing them alone changes no
+#: verdict, so a profile may not restate a rule with only these changed.
+_TEXT_FIELDS = frozenset({"statement", "sources", "notes", "examples"})
 
 
 # --- strict YAML with positions -------------------------------------------------------------
@@ -373,6 +377,7 @@ def _resolve(path: Path, chain: tuple[Path, ...], where: Location | None) -> _Do
             hint="give a shipped id (see 'baloot-conformance spec list') or a path",
         )
     base = _resolve(base_path, (*chain, resolved_path), base_where)
+    _check_overrides(base, doc)
     major = _required_major(base_ref)
     base_version = str(base.data.get("version", ""))
     if major is not None and base_version.split(".")[0] != str(major):
@@ -383,10 +388,62 @@ def _resolve(path: Path, chain: tuple[Path, ...], where: Location | None) -> _Do
     return _overlay(base, doc)
 
 
+def fixed_rules() -> dict[str, str]:
+    """The fixed rules, which no profile may restate: rule ID -> why it is fixed (every
+    source agrees). Declared in the schema (``x-fixed``)."""
+    schema = ruleset_schema()
+    return {
+        f"{section}.{key}": rule["x-fixed"]
+        for section in rules.SECTIONS
+        for key, rule in schema["properties"][section]["properties"].items()
+        if "x-fixed" in rule
+    }
+
+
+def _check_overrides(base: _Document, top: _Document) -> None:
+    """Refuse a profile that restates a fixed rule, or a rule whose mechanism it leaves as
+    it was: a profile may only reword a rule by changing what the rule does."""
+    fixed = fixed_rules()
+    problems: list[BalootError] = []
+    for section in rules.SECTIONS:
+        mine, theirs = top.data.get(section), base.data.get(section)
+        if not isinstance(mine, dict) or not isinstance(theirs, dict):
+            continue
+        for name, rule in mine.items():
+            rule_id = f"{section}.{name}"
+            where = top.keys.get((section, name))
+            if rule_id in fixed:
+                problems.append(
+                    BalootError(
+                        f"{rule_id} is a fixed rule: a profile may not restate it",
+                        location=where,
+                        hint=f"{fixed[rule_id]} Remove it; a reading that differs belongs "
+                        "under 'unmodelled'",
+                    )
+                )
+            elif isinstance(rule, dict) and isinstance(theirs.get(name), dict):
+                old = {k: v for k, v in theirs[name].items() if k not in _TEXT_FIELDS}
+                new = {k: v for k, v in rule.items() if k not in _TEXT_FIELDS}
+                if old == new:
+                    problems.append(
+                        BalootError(
+                            f"{rule_id} is restated with the same parameters as its base",
+                            location=where,
+                            hint="change a parameter, or remove the rule (the base's applies); "
+                            "rewording a rule without changing what it does is not allowed",
+                        )
+                    )
+    if problems:
+        head = problems[0]
+        raise SpecError(
+            head.message, location=head.location, hint=head.hint, problems=tuple(problems)
+        )
+
+
 def _overlay(base: _Document, top: _Document) -> _Document:
     """Apply a profile over its base: metadata and whole rules replace, sources merge."""
     merged = _Document(top.path, {}, lineage=(*top.lineage, *base.lineage))
-    data = {k: v for k, v in base.data.items() if k != "extends"}
+    data = {k: v for k, v in base.data.items() if k not in _OWN_KEYS}
     for name, value in top.data.items():
         if name == "extends":
             continue
@@ -615,18 +672,26 @@ def _semantic_problems(doc: _Document) -> list[BalootError]:
     levels = data["doubling"]["chain"]["levels"]
     calls = [level["call"] for level in levels]
     for i, level in enumerate(levels):
-        expected = "opponents" if i % 2 == 0 else "buyer_team"
-        if level["by"] != expected:
+        expected = ("opponents", "doubler") if i % 2 == 0 else ("buyer_team", "buyer")
+        if level["by"] not in expected:
             problem(
                 ("doubling", "chain", "levels", i, "by"),
-                f"raise {i + 1} ({level['call']}) must be called by {expected}",
+                f"raise {i + 1} ({level['call']}) must be called by {' or '.join(expected)}",
                 "raises alternate, starting with the buyer's opponents",
             )
-    if data["doubling"]["sun"]["max_call"] not in calls:
+        elif level["by"] == "doubler" and i == 0:
+            problem(
+                ("doubling", "chain", "levels", i, "by"),
+                "the first raise cannot be reserved to the doubler: nobody has doubled yet",
+                "write 'opponents' for the double",
+            )
+    if len(set(calls)) != len(calls):
+        problem(("doubling", "chain", "levels"), f"a call appears twice: {calls}")
+    if data["doubling"]["sun"]["max_call"] not in (*calls, "none"):
         problem(
             ("doubling", "sun", "max_call"),
             f"{data['doubling']['sun']['max_call']!r} is not a call of doubling.chain",
-            f"calls: {', '.join(calls)}",
+            f"calls: {', '.join((*calls, 'none'))}",
         )
     eligibility = data["bidding"]["ashkal.eligibility"]
     if any(r > data["bidding"]["rounds"]["count"] for r in eligibility["rounds"]):
@@ -672,6 +737,20 @@ def _semantic_problems(doc: _Document) -> list[BalootError]:
     ids = [f"{section}.{name}" for section, name, _ in _rule_entries(data)]
     for rule_id in {i for i in ids if ids.count(i) > 1}:
         problems.append(BalootError(f"rule ID {rule_id!r} is defined twice"))
+    named: list[tuple[Path_, str]] = [
+        (("silent", i), r) for i, r in enumerate(data.get("silent", []))
+    ]
+    named += [
+        (("unmodelled", i, "rule"), g["rule"]) for i, g in enumerate(data.get("unmodelled", []))
+    ]
+    for at, rule_id in named:
+        if rule_id not in ids:
+            close = difflib.get_close_matches(rule_id, ids, n=1)
+            problem(
+                at,
+                f"{rule_id!r} is not a rule ID",
+                f"did you mean {close[0]!r}?" if close else None,
+            )
     problems.extend(_formula_problems(doc))
     return problems
 
@@ -832,8 +911,12 @@ def _build(cls: Any, value: Any, rule_id: str, meta: Mapping[str, Any]) -> Any:
     if cls is Suit:
         return SUIT_CODES[value]
     if origin in (types.UnionType, typing.Union):
+        if value is None:
+            return None
         inner = [a for a in typing.get_args(cls) if a is not type(None)]
-        return None if value is None else _build(inner[0], value, rule_id, meta)
+        if isinstance(value, dict):  # the mapping arm of "a number, or one per contract"
+            inner = [a for a in inner if dataclasses.is_dataclass(a)] or inner
+        return _build(inner[0], value, rule_id, meta)
     if origin is tuple:
         item = typing.get_args(cls)[0]
         if typing.get_origin(item) is tuple:  # groups: "a" or ["a", "b"]

@@ -372,8 +372,8 @@ def test_deep_nesting_is_refused(tmp_path: Path) -> None:
     [
         ("format: baloot-ruleset/1\nid: saudi", "id: saudi", "format", "missing"),
         ("id: saudi\n", "id: Saudi Rules\n", "id", "does not match"),
-        ('version: "1.0.0"', 'version: "1.0"', "version", "does not match"),
-        ('version: "1.0.0"', "version: 1", "version", "expected string"),
+        ('version: "1.1.0"', 'version: "1.0"', "version", "does not match"),
+        ('version: "1.1.0"', "version: 1", "version", "expected string"),
         ("title: Common Saudi rules", "title: [a, b]", "title", "expected string"),
         ("description: >-", "description: 7\nx-description: >-", "", "unknown key"),
         ('  GEA: "gea', '  gea: "gea', "sources", "does not match"),

@@ -61,6 +61,7 @@ from baloot_conformance.engine.model import (
 from baloot_conformance.engine.play import PlayRules, play_rules
 from baloot_conformance.engine.projects import Project
 from baloot_conformance.engine.scoring import HandFacts, HandScore, score_hand
+from baloot_conformance.rules import RaiseLevel
 from baloot_conformance.ruleset import Ruleset
 
 Phase = Literal["auction", "completion", "raises", "play", "over"]
@@ -278,10 +279,9 @@ class Hand:
         if self._next_raise >= len(levels):
             return []
         level = levels[self._next_raise]
-        entitled = self.contract.buyer_team ^ (level.by != "buyer_team")
         may_raise = self.contract.kind == "hokum" or self._sun_raise_refusal(level.call) == ""
         actions: list[Action] = []
-        for seat in (entitled, entitled + 2):
+        for seat in self._entitled(level):
             if may_raise:
                 actions.append(Raise(seat, level.call))
             if seat not in self._raise_passes:
@@ -290,6 +290,25 @@ class Hand:
 
     def _raise_calls(self) -> list[str]:
         return [level.call for level in self.rules.doubling.chain.levels]
+
+    def _entitled(self, level: RaiseLevel) -> tuple[Seat, ...]:
+        """The seats that may call (or pass) ``level`` [doubling.chain]: a side's two players,
+        or one player (the buyer, or whoever doubled)."""
+        assert self.contract is not None
+        if level.by == "buyer":
+            return (self.contract.buyer,)
+        if level.by == "doubler":
+            return (self._raisers[0],)
+        side = self.contract.buyer_team ^ (level.side == "opponents")
+        return (side, side + 2)
+
+    def _entitled_words(self, level: RaiseLevel) -> str:
+        assert self.contract is not None
+        if level.by == "buyer":
+            return f"the buyer ({SEAT_NAMES[self.contract.buyer]}) alone"
+        if level.by == "doubler":
+            return f"the doubler ({SEAT_NAMES[self._raisers[0]]}) alone"
+        return "the buyer's side" if level.by == "buyer_team" else "the buyer's opponents"
 
     def legal_declarations(self) -> list[Action]:
         """The declarations the seat to play may make now (trick 1, explicit rulesets)."""
@@ -385,6 +404,8 @@ class Hand:
             receiver=result.receiver,
             ashkal=result.ashkal,
         )
+        if self.rules.play.first_lead.option == "buyer":  # play.first_lead
+            self.leader = result.buyer
         self.phase = "completion"
         if self.stock is not None:
             self._complete(self._rest_from_stock())
@@ -437,7 +458,7 @@ class Hand:
         self.initial = tuple(self.hands)
         self.play_rules = play_rules(self.rules, self.contract)
         self.phase = "raises"
-        if self.rules.projects.declaration.option != "explicit":
+        if self.rules.projects.declaration.option in ("automatic_all", "automatic_best_two"):
             for seat in range(4):
                 self._declared += projects_.automatic_declarations(
                     self.rules, self.contract.kind, seat, self.hands[seat]
@@ -456,12 +477,10 @@ class Hand:
         if self._next_raise >= len(levels):
             raise IllegalAction("doubling.chain", "the raise chain is complete")
         level = levels[self._next_raise]
-        entitled: Team = (
-            contract.buyer_team if level.by == "buyer_team" else 1 - contract.buyer_team
-        )
-        side = "the buyer's side" if level.by == "buyer_team" else "the buyer's opponents"
+        entitled = self._entitled(level)
+        side = self._entitled_words(level)
         if action.call == "pass":
-            if team(action.seat) != entitled:
+            if action.seat not in entitled:
                 raise IllegalAction(
                     "doubling.chain",
                     f"{SEAT_NAMES[action.seat]} passed, but the next raise ({level.call}) "
@@ -477,7 +496,7 @@ class Hand:
                 "doubling.chain",
                 f"{action.call!r} is {what}: the next raise is {level.call!r}, by {side}",
             )
-        if team(action.seat) != entitled:
+        if action.seat not in entitled:
             raise IllegalAction(
                 "doubling.chain",
                 f"{level.call!r} is called by {side}, not {SEAT_NAMES[action.seat]}",
@@ -495,6 +514,8 @@ class Hand:
         assert self.contract is not None
         rule = self.rules.doubling.sun
         calls = self._raise_calls()
+        if rule.max_call == "none":
+            return "a Sun is never raised in this ruleset"
         if calls.index(call) > calls.index(rule.max_call):
             return f"a Sun may be raised at most to {rule.max_call!r}"
         buyer_team = self.contract.buyer_team
@@ -513,20 +534,25 @@ class Hand:
         level = levels[self._next_raise]
         if action.call == "pass":
             self._raise_passes.add(action.seat)
-            if len(self._raise_passes) == 2:
+            if len(self._raise_passes) == len(self._entitled(level)):
                 self._close_raises()
             return
         self._raisers.append(action.seat)
         self._next_raise += 1
         self._raise_passes = set()
         gahwa = level.call == "gahwa"  # the level that doubling.gahwa governs
-        locked = self.contract.locked and not (gahwa and self.rules.doubling.lock.gahwa_open)
+        lock = self.rules.doubling.lock
+        locked = self.contract.locked
+        if lock.option in ("at_double_and_four", "automatic"):  # each raise sets the lock anew
+            locked = lock.option == "automatic" and level.side == "opponents"
+        if gahwa and lock.gahwa_open:
+            locked = False
         self._set_contract(level=level.multiplier, gahwa=gahwa, locked=locked)
-        self._lock_by = self._lock_chooser(action.seat, level.call)
+        self._lock_by = self._lock_chooser(action.seat, level)
         if self._next_raise >= len(levels):
             self._close_raises()
 
-    def _lock_chooser(self, seat: Seat, call: str) -> Seat | None:
+    def _lock_chooser(self, seat: Seat, level: RaiseLevel) -> Seat | None:
         """Who may now choose locked or open [doubling.lock], if anyone."""
         assert self.contract is not None
         if self.contract.kind != "hokum":
@@ -535,13 +561,16 @@ class Hand:
         calls = self._raise_calls()
         if self.contract.gahwa and lock.gahwa_open:
             return None
-        if lock.option == "doubler_at_double" and call == calls[0]:
-            return seat
-        if lock.option == "each_raiser":
-            return seat
-        if lock.option == "four_only" and len(calls) > 2 and call == calls[2]:
-            return seat
-        return None
+        index = calls.index(level.call)
+        chooses = {
+            "doubler_at_double": index == 0,
+            "each_raiser": True,
+            "four_only": index == 2,
+            "at_double_and_four": index in (0, 2),
+            "buyer_after_raises": False,
+            "automatic": False,
+        }[lock.option]
+        return seat if chooses else None
 
     def _close_raises(self) -> None:
         """No more raises: the buyer chooses the lock now if the ruleset says so."""
@@ -606,6 +635,8 @@ class Hand:
 
     def _check_declare(self, action: Declare) -> None:
         option = self.rules.projects.declaration.option
+        if option == "none":
+            raise IllegalAction("projects.declaration", "this ruleset has no projects")
         if option != "explicit":
             raise IllegalAction(
                 "projects.declaration",

@@ -18,7 +18,8 @@ the cards. The rule IDs implemented here:
   options say (``opponent_winning``, ``partner_winning``);
 - ``play.hokum.partner_winning``: the exemption from trumping when the partner is winning
   (``any_seat``, ``fourth_or_certain_top`` with ``certain_tops``, ``never``);
-- ``play.hokum.ruff``: void in a plain suit led: trump if able;
+- ``play.hokum.ruff``: void in a plain suit led: trump if able (``required``), or any card
+  (``optional``: then no over-ruff or under-ruff obligation either);
 - ``play.hokum.overruff``: over an opponent's trump: a higher trump if held (``required``,
   ``not_required``);
 - ``play.hokum.underruff``: bound to over-ruff but unable: a lower trump (``forced``) or any
@@ -81,6 +82,7 @@ class PlayRules:
         "_partner_beat",
         "_plain",
         "_points",
+        "_ruff",
         "_ruleset",
         "_strength",
         "_suit_mask",
@@ -143,6 +145,7 @@ class PlayRules:
         # A led Jack of trump never reaches the exemption: a trump lead is followed with trump,
         # and a player void in trump may play anything. It is kept for completeness.
         self._certain_tops: CardSet = tops
+        self._ruff = play.hokum_ruff.option == "required"
         self._overruff = play.hokum_overruff.option == "required"
         self._underruff_forced = play.hokum_underruff.option == "forced"
 
@@ -193,7 +196,7 @@ class PlayRules:
         elif follow:  # play.follow_suit
             return follow | _FOLLOW
         trumps = hand & self._trump_mask
-        if not trump_led and not trumps:
+        if not trump_led and (not trumps or not self._ruff):  # play.hokum.ruff: optional
             return hand
         # Only now does it matter who is winning the trick.
         place = self.winner(trick)

@@ -220,7 +220,8 @@ def _values(
     rule = _rule(ruleset, name)
     points = rule.game_points.for_contract(kind)
     assert points is not None  # callers check _exists
-    return name, rule.raw, points, _group(ruleset, name)
+    raw = rule.raw if isinstance(rule.raw, int) else rule.raw.for_contract(kind)
+    return name, raw, points, _group(ruleset, name)
 
 
 def find_projects(
@@ -440,7 +441,8 @@ def baloot_holder(
     In Hokum only: the seat holding both the King and the Queen of trump among its eight cards
     (``hands`` by seat). None when nobody holds them, or when the holder's declared projects
     block it: ``blocked_by_any_hundred``, a hundred (sequence or four of a kind) holding both;
-    ``blocked_by_four_kings_or_queens``, four Kings or four Queens; ``never_blocked``.
+    ``blocked_by_four_kings_or_queens``, four Kings or four Queens;
+    ``blocked_by_hundred_or_four_kings_queens``, either; ``never_blocked``.
     """
     if contract.kind != "hokum" or contract.trump is None:
         return None
@@ -450,11 +452,13 @@ def baloot_holder(
         return None
     own = [p for p in declared if p.seat == holder]
     option = ruleset.projects.baloot_inside_hundred.option
-    if option == "blocked_by_any_hundred":
-        blocked = any(p.name in HUNDREDS and p.cards & pair == pair for p in own)
-    elif option == "blocked_by_four_kings_or_queens":
-        fours = (_rank_mask(Rank.KING), _rank_mask(Rank.QUEEN))
-        blocked = any(p.cards in fours for p in own)
-    else:  # never_blocked
-        blocked = False
+    fours = (_rank_mask(Rank.KING), _rank_mask(Rank.QUEEN))
+    by_hundred = any(p.name in HUNDREDS and p.cards & pair == pair for p in own)
+    by_four = any(p.cards in fours for p in own)
+    blocked = {
+        "blocked_by_any_hundred": by_hundred,
+        "blocked_by_four_kings_or_queens": by_four,
+        "blocked_by_hundred_or_four_kings_queens": by_hundred or by_four,
+        "never_blocked": False,
+    }[option]
     return None if blocked else holder
