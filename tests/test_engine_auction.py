@@ -313,7 +313,7 @@ def test_legal_calls_are_exactly_the_calls_push_accepts(name: str) -> None:
             # the pending Hokum's when confirming.
             implied = a.pending[1] if a.window == "confirm" and a.pending else a.faceup.suit
 
-            def norm(bid: Bid, implied: Suit = implied) -> Bid:
+            def norm(bid: Bid, implied: Suit | None = implied) -> Bid:
                 return replace(bid, suit=implied) if bid.call == "hokum" and not bid.suit else bid
 
             assert set(legal) <= set(accepted)

@@ -104,8 +104,9 @@ class Auction:
         self.speaker = 0
         """Index into :attr:`order` of the next caller (in the calls window)."""
         self.passed: set[Seat] = set()
-        self.pending: tuple[Seat, Suit] | None = None
-        """A Hokum bid that is not final yet: its bidder and suit."""
+        self.pending: tuple[Seat, Suit | None] | None = None
+        """A Hokum bid that is not final yet: its bidder and suit (``None`` for a round-2
+        Hokum whose suit is named at the confirmation)."""
         self._sun_by: Seat | None = None
         self.ashkal = False
         self._queue: list[Seat] = []
@@ -151,26 +152,26 @@ class Auction:
         if self.window == "confirm":
             assert self.pending is not None
             candidates = [_bid(seat, "sun")]
-            legal = [_bid(seat, "hokum", self.pending[1])]
+            suit = self.pending[1]
+            legal = (
+                [_bid(seat, "hokum", suit)]
+                if suit is not None
+                else [_bid(seat, "hokum", s) for s in self._round2_suits()]
+            )
         else:
             legal = [_bid(seat, "pass")]
             candidates = []
             if self.window in ("calls", "respond"):
                 legal.append(_bid(seat, "sun"))
-                if not self._ashkal_refusal(seat):
+                if not self._ashkal_refusal(seat) or self._ashkal_as_sun():
                     legal.append(_bid(seat, "ashkal"))
                 if self.rules.deal.kawesh.option != "disabled" and self.window == "calls":
                     candidates.append(_bid(seat, "kawesh"))
             if self.pending is None or self.window == "hijack":
-                if self.round == 1:
+                if self.round == 1 or self._suit_at_confirmation():
                     legal.append(_bid(seat, "hokum"))
                 else:
-                    barred = self.rules.bidding.round2_hokum_suit.option == "other_than_faceup"
-                    legal += [
-                        _bid(seat, "hokum", suit)
-                        for suit in Suit
-                        if not (barred and suit is self.faceup.suit)
-                    ]
+                    legal += [_bid(seat, "hokum", suit) for suit in self._round2_suits()]
         for bid in candidates:
             try:
                 self._check(bid)
@@ -250,6 +251,19 @@ class Auction:
             f"{call!r} is not a call of round {self.round}: expected pass, hokum, sun or ashkal",
         )
 
+    def _round2_suits(self) -> list[Suit]:
+        """The suits a round-2 Hokum may name [bidding.round2.hokum_suit]."""
+        barred = self.rules.bidding.round2_hokum_suit.option == "other_than_faceup"
+        return [suit for suit in Suit if not (barred and suit is self.faceup.suit)]
+
+    def _suit_at_confirmation(self) -> bool:
+        """Round 2, and its Hokum names its suit at the confirmation, not with the bid."""
+        return self.round == 2 and self.rules.bidding.round2_hokum_suit.named == "at_confirmation"
+
+    def _ashkal_as_sun(self) -> bool:
+        """An ineligible Ashkal is a Sun bid [bidding.ashkal.eligibility: counts_as_sun]."""
+        return self.rules.bidding.ashkal_eligibility.ineligible == "counts_as_sun"
+
     def _window_words(self) -> str:
         if self.window == "respond":
             return "the other players answer the Hokum in turn"
@@ -269,6 +283,14 @@ class Auction:
                     f"not {bid.suit.value if bid.suit else ''}",
                 )
             return
+        if self._suit_at_confirmation() and self.window != "confirm":
+            if bid.suit is not None:
+                raise IllegalAction(
+                    "bidding.round2.hokum_suit",
+                    "a round-2 Hokum is bid without a suit; its bidder names the suit when "
+                    "confirming",
+                )
+            return
         if bid.suit is None:
             raise IllegalAction(
                 "bidding.round2.hokum_suit", "a round-2 Hokum names its suit, e.g. 'hokum H'"
@@ -281,7 +303,7 @@ class Auction:
 
     def _check_ashkal(self, seat: Seat) -> None:
         why = self._ashkal_refusal(seat)
-        if why:
+        if why and not self._ashkal_as_sun():
             raise IllegalAction("bidding.ashkal.eligibility", why)
 
     def _ashkal_refusal(self, seat: Seat) -> str:
@@ -317,18 +339,22 @@ class Auction:
 
     def _check_confirmation(self, bid: Bid) -> None:
         rule = self.rules.bidding.hokum_confirmation
+        assert self.pending is not None
+        suit = self.pending[1]
         if bid.call == "hokum":
-            assert self.pending is not None
-            if bid.suit not in (None, self.pending[1]):
+            if suit is None:  # bidding.round2.hokum_suit, named: at_confirmation
+                self._check_hokum_suit(bid)
+            elif bid.suit not in (None, suit):
                 raise IllegalAction(
                     "bidding.hokum_confirmation",
-                    f"the confirmation keeps the Hokum's suit ({self.pending[1].value})",
+                    f"the confirmation keeps the Hokum's suit ({suit.value})",
                 )
             return
-        if bid.call != "sun":
+        if bid.call != "sun" or rule.option == "confirm_only":
+            words = "name the Hokum's suit" if suit is None else "confirm the Hokum ('hokum')"
+            switch = "" if rule.option == "confirm_only" else " or switch to 'sun'"
             raise IllegalAction(
-                "bidding.hokum_confirmation",
-                f"{SEAT_NAMES[bid.seat]} must confirm the Hokum ('hokum') or switch to 'sun'",
+                "bidding.hokum_confirmation", f"{SEAT_NAMES[bid.seat]} must {words}{switch}"
             )
         if self.faceup.rank is Rank.ACE and (
             rule.ace_faceup_switch == "forbidden"
@@ -352,7 +378,9 @@ class Auction:
         elif self.window == "confirm":
             assert self.pending is not None
             if bid.call == "hokum":
-                self._finish("hokum", self.pending[1], bid.seat, bid.seat, False)
+                suit = self.pending[1] or bid.suit
+                assert suit is not None  # _check_confirmation saw to it
+                self._finish("hokum", suit, bid.seat, bid.seat, False)
             else:
                 self._finish("sun", None, bid.seat, bid.seat, False)
         else:
@@ -361,7 +389,7 @@ class Auction:
     def _answers(self, bidder: Seat) -> list[Seat] | None:
         """Who answers a Hokum in turn [bidding.hokum_responses]: ``None`` for the rest of the
         round in order, else the three other players from the bidder's right."""
-        if self.rules.bidding.hokum_responses.option == "later_seats":
+        if self.rules.bidding.hokum_responses.in_round(self.round) == "later_seats":
             return None
         return [(bidder + offset) % 4 for offset in (1, 2, 3)]
 
@@ -374,16 +402,16 @@ class Auction:
         if call == "pass":
             self.passed.add(seat)
         elif call == "hokum":
-            suit = bid.suit or self.faceup.suit
+            suit = None if self._suit_at_confirmation() else bid.suit or self.faceup.suit
             self.pending = (seat, suit)
             answers = self._answers(seat)
             if answers is not None:
                 self._queue = answers
                 self.window = "respond"
                 return
-        else:  # sun or ashkal
+        else:  # sun or ashkal (an ineligible Ashkal counts as a Sun where the ruleset says so)
             self._sun_by = seat
-            self.ashkal = call == "ashkal"
+            self.ashkal = call == "ashkal" and not self._ashkal_refusal(seat)
             self._open_claims(seat)
             return
         if self.window == "respond":
@@ -396,7 +424,7 @@ class Auction:
             self._end_of_round()
 
     def _open_claims(self, sun_bidder: Seat) -> None:
-        option = self.rules.bidding.sun_priority.option
+        option = self.rules.bidding.sun_priority.in_round(self.round)
         earlier = list(self.order[: self.order.index(sun_bidder)])
         if option == "live_only":
             queue = [s for s in earlier if s not in self.passed]
@@ -452,7 +480,12 @@ class Auction:
     def _hijack(self, bid: Bid) -> None:
         if bid.call == "hokum":
             assert self.pending is not None
-            suit = bid.suit or self.pending[1] if self.round == 2 else self.faceup.suit
+            if self.round == 1:
+                suit: Suit | None = self.faceup.suit
+            elif self._suit_at_confirmation():
+                suit = None
+            else:
+                suit = bid.suit or self.pending[1]
             self.pending = (bid.seat, suit)
             self._confirm()
             return
@@ -462,8 +495,8 @@ class Auction:
 
     def _confirm(self) -> None:
         assert self.pending is not None
-        if self.rules.bidding.hokum_confirmation.option == "confirm_only":
-            seat, suit = self.pending
+        seat, suit = self.pending
+        if self.rules.bidding.hokum_confirmation.option == "confirm_only" and suit is not None:
             self._finish("hokum", suit, seat, seat, False)
         else:
             self.window = "confirm"

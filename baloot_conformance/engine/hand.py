@@ -385,7 +385,14 @@ class Hand:
         and engines that log no confirmation go straight on to the deal or the raises."""
         if self.phase == "auction" and self.auction.window == "confirm":
             assert self.auction.pending is not None
-            self.push(Bid(self.auction.pending[0], "hokum"))
+            bidder, suit = self.auction.pending
+            if suit is None:
+                raise IllegalAction(
+                    "bidding.round2.hokum_suit",
+                    f"{SEAT_NAMES[bidder]}'s round-2 Hokum has no suit: its bidder names it "
+                    "when confirming ('hokum H')",
+                )
+            self.push(Bid(bidder, "hokum"))
 
     def _push_bid(self, bid: Bid) -> None:
         if self.phase != "auction":
@@ -786,6 +793,7 @@ class Hand:
             baloot_team=None if holder is None else team(holder),
             buyer_held_ace=bool(self.initial[contract.buyer] & aces),
             buyer_is_first_seat=contract.buyer == first_seat,
+            faceup_ace=self.faceup.rank is Rank.ACE,
         )
         self._score_result = score_hand(self.rules, facts)
         self.phase = "over"

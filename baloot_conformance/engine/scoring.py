@@ -70,6 +70,8 @@ class HandFacts:
     """The buyer's eight cards held an Ace (reverse Kaboot)."""
     buyer_is_first_seat: bool
     """The buyer sits at the dealer's right (reverse Kaboot)."""
+    faceup_ace: bool = False
+    """The face-up card was an Ace (``scoring.kaboot.faceup_ace``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +221,8 @@ def _score_kaboot(
         value = ruleset.scoring.reverse_kaboot.points
     else:
         value = kaboot.sun if contract.kind == "sun" else kaboot.hokum
+        if facts.faceup_ace and kaboot.faceup_ace is not None:
+            value = kaboot.faceup_ace
         if multiplied:
             value *= contract.level
     project_raw = [0, 0]
@@ -240,12 +244,22 @@ def _is_raised(contract: Contract) -> bool:
 
 
 def _contract_total(ruleset: Ruleset, facts: HandFacts, abnat: tuple[int, int], side: Team) -> int:
-    """``scoring.contract``: abnat, counted projects and (per ``baloot_counts``) Baloot."""
-    total = abnat[side]
+    """``scoring.contract``: abnat, counted projects and (per ``baloot_counts``) Baloot, in
+    card points or, with ``compare: game_points``, converted to game points."""
+    rule = ruleset.scoring.contract
+    in_game_points = rule.compare == "game_points"
+    if in_game_points:
+        kind = facts.contract.kind
+        total = card_points_to_game_points(
+            ruleset, kind, abnat[side], abnat[1 - side], side == facts.contract.buyer_team
+        )
+    else:
+        total = abnat[side]
     if facts.project_team == side:
-        total += facts.project_raw
-    if ruleset.scoring.contract.baloot_counts and facts.baloot_team == side:
-        total += ruleset.projects.baloot.raw
+        total += facts.project_points if in_game_points else facts.project_raw
+    if rule.baloot_counts and facts.baloot_team == side:
+        baloot = ruleset.projects.baloot
+        total += baloot.game_points if in_game_points else baloot.raw
     return total
 
 
