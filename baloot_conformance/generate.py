@@ -20,7 +20,7 @@ from baloot_conformance.engine.actions import Announce, Bid, Declare, Lock, Play
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import SEAT_NAMES, TEAM_NAMES, CardSet, cards_of
-from baloot_conformance.engine.playout import random_hand
+from baloot_conformance.engine.playout import DEFAULT_POLICY, Policy, random_hand
 from baloot_conformance.ruleset import Ruleset
 from baloot_conformance.verdict import PROJECT_WORDS, result_word
 
@@ -31,10 +31,14 @@ def generate_games(
     games: int = 1,
     hands: int | None = None,
     legal_claims: bool = False,
+    policy: Policy = DEFAULT_POLICY,
+    start: tuple[int, int] = (0, 0),
 ) -> Iterator[str]:
     """BTN text, chunk by chunk: one file holding ``games`` games (each to its end, or of
     ``hands`` hands when given), with every claim; ``legal_claims`` adds a ``= legal`` claim
-    before every card."""
+    before every card. ``policy`` leans the random players (see
+    :class:`~baloot_conformance.engine.playout.Policy`); each game starts at the totals
+    ``start``."""
     rng = random.Random(seed)
     tags = {"Ruleset": f"{rules.id}@{rules.major}", "Engine": "baloot-conformance generate"}
     tags["Seed"] = str(seed)
@@ -42,12 +46,12 @@ def generate_games(
     yield format_header(tr.Transcript(version="1", header=header, hands=()))
     number = 0
     for _ in range(games):
-        game = Game(rules, dealer=rng.randrange(4))
+        game = Game(rules, dealer=rng.randrange(4), totals=start)
         first = True
         while not game.is_over() and (hands is None or len(game.results) < hands):
             number += 1
             totals = game.totals
-            hand = random_hand(rules, rng, game.dealer, totals)
+            hand = random_hand(rules, rng, game.dealer, totals, policy)
             game.record(hand.result())
             items = _Items(number, hand, totals, legal_claims)
             yield format_hand(tr.Hand(number=number, items=tuple(items.build(first, game))))

@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 from baloot_conformance import __version__
 from baloot_conformance import transcript as tr
+from baloot_conformance.engine.playout import Policy
 from baloot_conformance.errors import BalootError, UnreadableInputError
 from baloot_conformance.generate import generate_games
 from baloot_conformance.report import make_reporter
@@ -107,7 +108,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "Write seeded random games (random but legal calls, raises, declarations and "
             "plays) under a ruleset, every claim filled in. The same seed gives the same file."
         ),
-        epilog="example: baloot-conformance generate --ruleset saudi --seed 7 --games 3",
+        epilog="examples:\n  baloot-conformance generate --ruleset saudi --seed 7 --games 3\n"
+        "  baloot-conformance generate --contracts sun=1,hokum=3 --raise-chance 0.8 --games 20",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     generate.add_argument("--ruleset", metavar="ID|PATH", default="saudi", help="default saudi")
     generate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -121,6 +124,21 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     generate.add_argument(
         "--legal", action="store_true", help="add a '= legal' claim before every card"
     )
+    generate.add_argument(
+        "--contracts",
+        type=_contract_weights,
+        metavar="sun=W,hokum=W",
+        help="aim each hand at a contract drawn with these weights (sun=1,hokum=1: as many "
+        "Hokum as Sun hands; hokum=1: Hokum only); default: plain random bidding",
+    )
+    generate.add_argument(
+        "--raise-chance",
+        type=_probability,
+        default=0.3,
+        metavar="P",
+        help="how often a player entitled to raise (double, triple...) does, 0 to 1 (default 0.3)",
+    )
+
     generate.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
     generate.set_defaults(handler=_generate)
 
@@ -362,12 +380,39 @@ class _Progress:
 # --- generate -----------------------------------------------------------------------------
 
 
+def _contract_weights(text: str) -> dict[str, int]:
+    """``sun=1,hokum=3`` -> ``{"sun": 1, "hokum": 3}`` (an argparse type)."""
+    weights: dict[str, int] = {}
+    for part in text.split(","):
+        name, _, value = part.partition("=")
+        name = name.strip()
+        if name not in ("sun", "hokum") or name in weights or not value.strip().isdigit():
+            raise argparse.ArgumentTypeError(
+                f"{part!r}: expected sun=W or hokum=W with a whole weight, e.g. sun=1,hokum=1"
+            )
+        weights[name] = int(value)
+    if not any(weights.values()):
+        raise argparse.ArgumentTypeError("at least one weight must be above 0")
+    return weights
+
+
+def _probability(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number from 0 to 1")
+    return value
+
+
 def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.games < 1 or (args.hands is not None and args.hands < 1):
         print("error: --games and --hands must be at least 1", file=err)
         return _EXIT_USAGE
     ruleset = load_ruleset(args.ruleset)
-    chunks = generate_games(ruleset, args.seed, args.games, args.hands, args.legal)
+    policy = Policy(contracts=args.contracts or {}, raise_chance=args.raise_chance)
+    chunks = generate_games(ruleset, args.seed, args.games, args.hands, args.legal, policy)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as stream:
             stream.writelines(chunks)

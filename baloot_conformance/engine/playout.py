@@ -1,23 +1,53 @@
 """Random legal hands and games: for property tests, benchmarks and the ``generate`` command.
 
 Every choice is drawn from the hand's own legal actions with a seeded :class:`random.Random`,
-so a seed always gives the same game. The policy only shapes how often the rarer branches
-happen (raises, declarations); it never takes an action the engine did not offer.
+so a seed always gives the same game. A :class:`Policy` only shapes how often the rarer
+branches happen (a contract kind, raises); it never takes an action the
+engine did not offer.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from baloot_conformance.cards import CARDS
-from baloot_conformance.engine.actions import PLAYS, Action, Declare, Lock, Play, Raise
+from baloot_conformance.engine.actions import PLAYS, Action, Bid, Declare, Lock, Play, Raise
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import Seat
 from baloot_conformance.ruleset import Ruleset
 
 
-def choose(hand: Hand, rng: random.Random) -> Action:
+@dataclass(frozen=True)
+class Policy:
+    """How a random player leans, within the legal actions.
+
+    The default policy is plain random play (passes a little more often than not).
+    """
+
+    contracts: Mapping[str, int] = field(default_factory=dict)
+    """Weights of the contract each hand aims at (``{"sun": 1, "hokum": 1}``); each hand draws
+    one, and the players then bid towards it (Ashkal counts as Sun). Empty: no aim."""
+    raise_chance: float = 0.3
+    """How often a player entitled to raise does."""
+
+
+DEFAULT_POLICY = Policy()
+
+
+def _aim(policy: Policy, rng: random.Random) -> str | None:
+    """The contract a hand's players bid towards, drawn by the policy's weights."""
+    if not policy.contracts:
+        return None
+    kinds = sorted(policy.contracts)
+    return rng.choices(kinds, [policy.contracts[k] for k in kinds])[0]
+
+
+def choose(
+    hand: Hand, rng: random.Random, policy: Policy = DEFAULT_POLICY, aim: str | None = None
+) -> Action:
     """A random legal action for ``hand`` (which must not be over)."""
     if hand.phase == "play":
         announcement = hand.announcement()
@@ -30,17 +60,30 @@ def choose(hand: Hand, rng: random.Random) -> Action:
         return random_card(hand, rng)
     if hand.phase == "auction":
         bids = hand.auction.legal_calls()
+        if aim is not None:
+            return _aimed_bid(bids, aim, rng)
         passes = [b for b in bids if b.call == "pass"]
         return passes[0] if passes and rng.random() < 0.6 else rng.choice(bids)
     actions = hand.legal_actions()  # the raises, the lock, the first lead's declarations
     by_kind: dict[type, list[Action]] = {}
     for action in actions:
         by_kind.setdefault(type(action), []).append(action)
-    for kind, chance in ((Declare, 0.8), (Lock, 0.7), (Raise, 0.3)):
+    for kind, chance in ((Declare, 0.8), (Lock, 0.7), (Raise, policy.raise_chance)):
         some = by_kind.get(kind)
         if some and rng.random() < chance:
             return rng.choice(some)
     return rng.choice(by_kind[Play])
+
+
+def _aimed_bid(bids: list[Bid], contract: str, rng: random.Random) -> Bid:
+    """A call towards ``contract``: its own calls half the time, else a pass; never the other
+    contract's call unless nothing else is legal."""
+    words = ("hokum",) if contract == "hokum" else ("sun", "ashkal")
+    towards = [b for b in bids if b.call in words]
+    passes = [b for b in bids if b.call == "pass"]
+    if towards and (not passes or rng.random() < 0.5):
+        return rng.choice(towards)
+    return passes[0] if passes else rng.choice(bids)
 
 
 def random_card(hand: Hand, rng: random.Random) -> Play:
@@ -52,23 +95,30 @@ def random_card(hand: Hand, rng: random.Random) -> Play:
 
 
 def random_hand(
-    rules: Ruleset, rng: random.Random, dealer: Seat = 0, totals: tuple[int, int] = (0, 0)
+    rules: Ruleset,
+    rng: random.Random,
+    dealer: Seat = 0,
+    totals: tuple[int, int] = (0, 0),
+    policy: Policy = DEFAULT_POLICY,
 ) -> Hand:
     """A hand dealt from a shuffled pack and played to its end with random legal actions."""
     pack = list(CARDS)
     rng.shuffle(pack)
     hand = Hand.shuffled(rules, dealer, pack, totals)
+    aim = None if policy == DEFAULT_POLICY else _aim(policy, rng)
     while not hand.is_over():
         if hand.phase == "play" and hand.tricks_done and hand.announcement() is None:
             hand.push_play(random_card(hand, rng))  # most of a hand, kept cheap
         else:
-            hand.push(choose(hand, rng))
+            hand.push(choose(hand, rng, policy, aim))
     return hand
 
 
-def random_game(rules: Ruleset, rng: random.Random, max_hands: int = 200) -> Game:
+def random_game(
+    rules: Ruleset, rng: random.Random, max_hands: int = 200, policy: Policy = DEFAULT_POLICY
+) -> Game:
     """A game played to its end (or ``max_hands``) with random legal actions."""
     game = Game(rules, dealer=rng.randrange(4))
     while not game.is_over() and len(game.results) < max_hands:
-        game.record(random_hand(rules, rng, game.dealer, game.totals).result())
+        game.record(random_hand(rules, rng, game.dealer, game.totals, policy).result())
     return game
