@@ -646,7 +646,7 @@ def _semantic_problems(doc: _Document) -> list[BalootError]:
                     ("cards", "last_trick", "points"),
                 ]
                 at = next(
-                    (p for p in involved if doc.values[p].path == doc.path),
+                    (p for p in involved if p in doc.values and doc.values[p].path == doc.path),
                     ("cards", "totals", contract),
                 )
                 problem(
@@ -1003,6 +1003,34 @@ def _load_checked(reference: str | Path) -> _Document:
             head.message, location=head.location, hint=head.hint, problems=tuple(problems)
         )
     return doc
+
+
+def derive_ruleset(base: Ruleset, changes: Mapping[str, Mapping[str, Any]], id: str) -> Ruleset:
+    """``base`` with some rules replaced whole (rule ID -> the rule as plain data, as in a
+    profile), validated like a loaded ruleset: how spec diffs and inference build the rulesets
+    that differ from another in one rule.
+
+    Raises:
+        SpecError: the result is not a valid ruleset (e.g. a Sun raise limit that the new
+            raise chain lacks); ``problems`` lists everything found.
+        KeyError: a rule ID that the ruleset does not have.
+    """
+    data: dict[str, Any] = json.loads(canonical_json(base.document))
+    for rule_id, rule in changes.items():
+        section, _, name = rule_id.partition(".")
+        if name not in data.get(section, {}):
+            raise KeyError(rule_id)
+        data[section][name] = json.loads(canonical_json(rule))
+    data["id"] = id
+    doc = _Document(f"<{id}>", data, lineage=(id, *base.lineage))
+    problems = _schema_problems(doc) or _semantic_problems(doc)
+    if problems:
+        head = problems[0]
+        raise SpecError(
+            head.message, location=head.location, hint=head.hint, problems=tuple(problems)
+        )
+    digest = "sha256:" + hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
+    return _typed(doc, digest)
 
 
 def load_ruleset(reference: str | Path) -> Ruleset:

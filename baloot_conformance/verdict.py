@@ -512,7 +512,7 @@ class HandChecker:
             engine.settle_auction()
         contract = engine.contract if engine is not None else None
         if item.buyer is None:
-            void = engine is not None and engine.void_reason == "all_pass"
+            void = engine is not None and bool(engine.void_reason)  # all pass, Kawesh, an Ace
             if not void:
                 self.diverge(
                     item,

@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from baloot_conformance.cards import CARDS
+from baloot_conformance.cards import CARDS, Card, Rank, Suit, card
 from baloot_conformance.engine.actions import PLAYS, Action, Bid, Declare, Lock, Play, Raise
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
@@ -32,6 +32,10 @@ class Policy:
     one, and the players then bid towards it (Ashkal counts as Sun). Empty: no aim."""
     raise_chance: float = 0.3
     """How often a player entitled to raise does."""
+    rich_deals: bool = False
+    """Deal the first bidder a rare first five: four of a kind with the other Baloot card of
+    the face-up suit, a run of five with the King and Queen of that suit, or only 7s, 8s and
+    9s (Kawesh). The rules' rarest cases then come up every few hands."""
 
 
 DEFAULT_POLICY = Policy()
@@ -104,6 +108,8 @@ def random_hand(
     """A hand dealt from a shuffled pack and played to its end with random legal actions."""
     pack = list(CARDS)
     rng.shuffle(pack)
+    if policy.rich_deals:
+        _enrich(rules, pack, dealer, rng)
     hand = Hand.shuffled(rules, dealer, pack, totals)
     aim = None if policy == DEFAULT_POLICY else _aim(policy, rng)
     while not hand.is_over():
@@ -112,6 +118,36 @@ def random_hand(
         else:
             hand.push(choose(hand, rng, policy, aim))
     return hand
+
+
+def _enrich(rules: Ruleset, pack: list[Card], dealer: Seat, rng: random.Random) -> None:
+    """Rearrange a shuffled ``pack`` so that the first bidder's first cards are a rare hand
+    (see :attr:`Policy.rich_deals`); the face-up card is in the suit that hand is about."""
+    places: list[int] = []  # where the first bidder's cards lie in the pack
+    position = 0
+    for packet in rules.deal.first_round.packets:
+        places += range(position, position + packet)
+        position += 4 * packet
+    faceup_place = position
+    suit = rng.choice(list(Suit))
+    kind = rng.randrange(3)
+    if kind == 0:  # four Kings or Queens, and the other Baloot card of the face-up suit
+        rank = rng.choice((Rank.KING, Rank.QUEEN))
+        other = Rank.QUEEN if rank is Rank.KING else Rank.KING
+        wanted = [card(rank, s) for s in Suit] + [card(other, suit)]
+    elif kind == 1:  # a run of five holding the King and Queen of the face-up suit
+        top = rng.choice((Rank.ACE, Rank.KING))
+        order = [Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN, Rank.NINE]
+        start = order.index(top)
+        wanted = [card(r, suit) for r in order[start : start + 5]]
+    else:  # only 7s, 8s and 9s
+        lows = [c for c in CARDS if c.rank in (Rank.SEVEN, Rank.EIGHT, Rank.NINE)]
+        wanted = rng.sample(lows, 5)
+    faceups = [c for c in CARDS if c.suit is suit and c not in wanted]
+    wanted_faceup = rng.choice(faceups)
+    for place, wanted_card in zip([*places[:5], faceup_place], [*wanted[:5], wanted_faceup]):
+        where = pack.index(wanted_card)
+        pack[place], pack[where] = pack[where], pack[place]
 
 
 def random_game(
