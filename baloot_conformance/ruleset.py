@@ -883,10 +883,12 @@ class Ruleset:
             f"# {self.id} {self.version}, resolved from {' <- '.join(self.lineage)}\n"
             f"# digest {self.digest}\n"
         )
-        body = yaml.dump(
-            dict(self.document), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100
-        )
-        return header + body
+        return header + dump_yaml(self.document)
+
+
+def dump_yaml(document: Mapping[str, Any]) -> str:
+    """A ruleset document as YAML text that the strict loader reads back unchanged."""
+    return yaml.dump(dict(document), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
 
 
 class _Dumper(yaml.SafeDumper):

@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for module in (check_commands, spec_commands, btn_commands):
         module.register(subparsers)
+    spec_commands.register_infer(subparsers)
     return parser
 
 

@@ -1,12 +1,18 @@
-"""``spec list``, ``spec show`` and ``spec validate``: working with rulesets."""
+"""``spec list``, ``show``, ``validate``, ``diff`` and ``disagreements``, and ``infer``:
+working with rulesets."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any, TextIO
 
+from baloot_conformance.diff import diff_rulesets, find_witness
+from baloot_conformance.disagreements import disagreements_markdown
 from baloot_conformance.errors import SpecError, UnreadableInputError
+from baloot_conformance.inference import infer, overlay_yaml, read_transcripts
+from baloot_conformance.report.spec_report import render_diff, render_inference
 from baloot_conformance.ruleset import load_ruleset, shipped_rulesets
 
 _EXIT_OK, _EXIT_INVALID, _EXIT_USAGE = 0, 1, 2
@@ -59,6 +65,78 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="ruleset files or shipped ids (default: all shipped)",
     )
     validate.set_defaults(handler=_validate)
+
+    diff = commands.add_parser(
+        "diff",
+        help="the rules on which two rulesets differ, with witness hands",
+        description=(
+            "List the rules whose parameters differ between rulesets A and B: changed card "
+            "orders as the pairs that swap, point changes, formulas as the inputs whose results "
+            "differ, every other changed option; each classified by what it can change "
+            "(legality, claims, score, game end). With --witness, each difference gets a small "
+            "BTN transcript that passes under one ruleset and fails under the other because of "
+            "it, found by replaying seeded random hands and verified under both."
+        ),
+        epilog="exit codes: 0 done (with --witness: every difference witnessed), 1 a "
+        "difference without a witness, 2 usage error or unreadable ruleset.\n"
+        "example: baloot-conformance spec diff saudi gamerules --witness",
+    )
+    diff.add_argument("a", metavar="A", help="a ruleset id or file")
+    diff.add_argument("b", metavar="B", help="another ruleset id or file")
+    diff.add_argument("--witness", action="store_true", help="find a witness hand for each")
+    diff.add_argument(
+        "--tries",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="generated transcripts tried per difference and side (default 1000)",
+    )
+    diff.add_argument(
+        "--format",
+        choices=("text", "markdown", "json"),
+        default="text",
+        help="output format (default text)",
+    )
+    diff.set_defaults(handler=_diff)
+
+    disagreements = commands.add_parser(
+        "disagreements",
+        help="write docs/disagreements.md: every disagreement of the shipped rulesets",
+        description=(
+            "Write the Markdown page of every rule on which a shipped profile departs from "
+            "its base: each ruleset's reading, its sources, and a witness hand per reading. "
+            "The search is seeded: the same rulesets give the same page."
+        ),
+    )
+    disagreements.add_argument(
+        "--output", metavar="FILE", help="write to FILE (default: standard output)"
+    )
+    disagreements.set_defaults(handler=_disagreements)
+
+
+def register_infer(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``infer`` to the CLI."""
+    command = subparsers.add_parser(
+        "infer",
+        help="name the ruleset an engine's transcripts fit best",
+        description=(
+            "Replay the transcripts under every shipped ruleset (or those of --rulesets), "
+            "rank them by failed hands and root divergences, name the best, list the rules "
+            "the transcripts never exercised, and where they do not all pass print the overlay "
+            "profile (YAML) that makes the most of them pass."
+        ),
+        epilog="exit codes: 0 the best ruleset explains every hand, 1 it does not, "
+        "2 usage error or unreadable input.\nexample: baloot-conformance infer games/*.btn",
+    )
+    command.add_argument("files", nargs="+", metavar="FILE", help="BTN transcripts")
+    command.add_argument(
+        "--rulesets",
+        metavar="ID,ID",
+        help="comma-separated rulesets to rank (default: every shipped one)",
+    )
+    command.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    command.add_argument("--quiet", action="store_true", help="no progress lines on standard error")
+    command.set_defaults(handler=_infer)
 
 
 def _usage(parser: argparse.ArgumentParser, err: TextIO) -> int:
@@ -115,3 +193,47 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             shown = "" if reference == ruleset.id else f" ({reference})"
             out.write(f"valid: {ruleset.id} {ruleset.version}{shown}\n")
     return status
+
+
+def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.tries < 1:
+        print("error: --tries must be at least 1", file=err)
+        return _EXIT_USAGE
+    a, b = load_ruleset(args.a), load_ruleset(args.b)
+    differences = diff_rulesets(a, b)
+    witnesses = None
+    if args.witness:
+        witnesses = {}
+        for difference in differences:
+            print(f"searching a witness for {difference.rule_id} ...", file=err)
+            witnesses[difference.rule_id] = find_witness(a, b, difference, args.tries)
+    name_a, name_b = f"{a.id}@{a.version}", f"{b.id}@{b.version}"
+    out.write(render_diff(name_a, name_b, differences, witnesses, args.format))
+    if witnesses is not None and any(w is None for w in witnesses.values()):
+        return _EXIT_INVALID
+    return _EXIT_OK
+
+
+def _disagreements(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    text = disagreements_markdown(progress=lambda line: print(line, file=err))
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        out.write(text)
+    return _EXIT_OK
+
+
+def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    names = args.rulesets.split(",") if args.rulesets else list(shipped_rulesets())
+    candidates = [load_ruleset(name.strip()) for name in names if name.strip()]
+    if not candidates:
+        print("error: --rulesets names no ruleset", file=err)
+        return _EXIT_USAGE
+    pool = [load_ruleset(name) for name in shipped_rulesets()]
+    transcripts = read_transcripts(args.files)
+    say = None if args.quiet else (lambda line: print(line, file=err))
+    result = infer(transcripts, candidates, pool, progress=say)
+    best = next(r for r in candidates if f"{r.id}@{r.version}" == result.best[0])
+    overlay = overlay_yaml(best, result.overlay) if result.overlay else None
+    out.write(render_inference(result, overlay, args.format))
+    return _EXIT_OK if result.ranking[0].failed == 0 else _EXIT_INVALID

@@ -145,7 +145,9 @@ def _enrich(rules: Ruleset, pack: list[Card], dealer: Seat, rng: random.Random) 
         wanted = rng.sample(lows, 5)
     faceups = [c for c in CARDS if c.suit is suit and c not in wanted]
     wanted_faceup = rng.choice(faceups)
-    for place, wanted_card in zip([*places[:5], faceup_place], [*wanted[:5], wanted_faceup]):
+    for place, wanted_card in zip(
+        [*places[:5], faceup_place], [*wanted[:5], wanted_faceup], strict=False
+    ):
         where = pack.index(wanted_card)
         pack[place], pack[where] = pack[where], pack[place]
 
