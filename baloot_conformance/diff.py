@@ -25,6 +25,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -238,13 +239,18 @@ def verdicts(text: str, ruleset: Ruleset) -> list[HandVerdict]:
 def candidates(ruleset: Ruleset, tries: int, seed: int = 0) -> Iterator[str]:
     """Small seeded random transcripts under ``ruleset``: one or two hands each, leaning in
     turn towards each contract and towards raises, starting from totals near the thresholds."""
+    aliases = sorted(ruleset.bidding.call_words.aliases.items())
     for i in range(tries):
         policy = _POLICIES[i % len(_POLICIES)]
         start = _STARTS[(i // len(_POLICIES)) % len(_STARTS)]
         hands = 2 if i % 3 == 2 else 1
-        yield "".join(
+        text = "".join(
             generate_games(ruleset, seed * 1_000_003 + i, hands=hands, policy=policy, start=start)
         )
+        if aliases:  # write one call in the engine's own word, as its engine would
+            own, word = aliases[i % len(aliases)]
+            text = re.sub(rf"(?m)^((?:bid|raise) [NWSE]) {word}\b", rf"\1 {own}", text, count=1)
+        yield text
 
 
 def isolate(a: Ruleset, changes: Mapping[str, Mapping[str, Any]]) -> Ruleset | None:
@@ -256,7 +262,7 @@ def isolate(a: Ruleset, changes: Mapping[str, Mapping[str, Any]]) -> Ruleset | N
 
 
 def find_witness(
-    a: Ruleset, b: Ruleset, difference: Difference, tries: int = 1000
+    a: Ruleset, b: Ruleset, difference: Difference, tries: int = 3000
 ) -> Witness | None:
     """A transcript on which ``a`` and ``b`` give different verdicts because of
     ``difference``, or ``None`` when ``tries`` generated transcripts showed none.
@@ -272,6 +278,15 @@ def find_witness(
     if a_changed is None or b_changed is None:  # the rule cannot change alone: no isolation
         return search_witness(((a, b, b, a), (b, a, a, b)), tries)
     return search_witness(((a, a_changed, b, b_changed), (b, b_changed, a, a_changed)), tries)
+
+
+def witness_between(a: Ruleset, b: Ruleset, tries: int = 3000) -> Witness | None:
+    """A witness that ``a`` and ``b`` differ, for rulesets that differ in one rule (or in a
+    rule and what it needs changed with it, searched as a pair)."""
+    differences = diff_rulesets(a, b)
+    if len(differences) == 1:
+        return find_witness(a, b, differences[0], tries)
+    return search_witness(((a, b, b, a), (b, a, a, b)), tries)
 
 
 def search_witness(
@@ -375,6 +390,8 @@ def rule_variants(
             if name in _TEXT_FIELDS:
                 continue
             current = rule.get(name)
+            if name == "round2":  # absent means the same as round 1: compare what applies
+                current = current or rule.get("option")
             values: list[Any] = list(spec.get("enum", []))
             if spec.get("type") == "boolean":
                 values = [True, False]
@@ -382,7 +399,9 @@ def rule_variants(
                 values = [None, *values]
             values += seen_values.get((rule_id, name), [])
             for value in _unique(values):
-                if value == current:
+                if value == current or (
+                    name == "round2" and (value or rule.get("option")) == current
+                ):
                     continue
                 found.extend(_variant(base, rule_id, dict(rule), name, value))
     return found

@@ -87,9 +87,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     diff.add_argument(
         "--tries",
         type=int,
-        default=1000,
+        default=3000,
         metavar="N",
-        help="generated transcripts tried per difference and side (default 1000)",
+        help="generated transcripts tried per difference and side (default 3000)",
     )
     diff.add_argument(
         "--format",

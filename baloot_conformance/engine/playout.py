@@ -121,33 +121,41 @@ def random_hand(
 
 
 def _enrich(rules: Ruleset, pack: list[Card], dealer: Seat, rng: random.Random) -> None:
-    """Rearrange a shuffled ``pack`` so that the first bidder's first cards are a rare hand
-    (see :attr:`Policy.rich_deals`); the face-up card is in the suit that hand is about."""
-    places: list[int] = []  # where the first bidder's cards lie in the pack
+    """Rearrange a shuffled ``pack`` so that the first bidders' first cards are rare hands
+    (see :attr:`Policy.rich_deals`); the face-up card is in the suit they are about."""
+    places: list[list[int]] = [[], [], [], []]  # where each bidder's first cards lie
     position = 0
     for packet in rules.deal.first_round.packets:
-        places += range(position, position + packet)
-        position += 4 * packet
-    faceup_place = position
+        for bidder in range(4):
+            places[bidder] += range(position, position + packet)
+            position += packet
     suit = rng.choice(list(Suit))
-    kind = rng.randrange(3)
-    if kind == 0:  # four Kings or Queens, and the other Baloot card of the face-up suit
+    other_suit = rng.choice([s for s in Suit if s is not suit])
+    kind = rng.randrange(4)
+    wanted: list[list[Card]] = []
+    if kind in (0, 3):  # four Kings or Queens, and the other Baloot card of the face-up suit
         rank = rng.choice((Rank.KING, Rank.QUEEN))
         other = Rank.QUEEN if rank is Rank.KING else Rank.KING
-        wanted = [card(rank, s) for s in Suit] + [card(other, suit)]
-    elif kind == 1:  # a run of five holding the King and Queen of the face-up suit
+        wanted.append([card(rank, s) for s in Suit] + [card(other, suit)])
+    if kind == 1:  # a run of five holding the King and Queen of the face-up suit
         top = rng.choice((Rank.ACE, Rank.KING))
         order = [Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN, Rank.NINE]
         start = order.index(top)
-        wanted = [card(r, suit) for r in order[start : start + 5]]
-    else:  # only 7s, 8s and 9s
+        wanted.append([card(r, suit) for r in order[start : start + 5]])
+    if kind == 3:  # and, for the next bidder, a run of five below the Queen
+        ranks = (Rank.JACK, Rank.TEN, Rank.NINE, Rank.EIGHT, Rank.SEVEN)
+        wanted.append([card(r, other_suit) for r in ranks])
+    if kind == 2:  # only 7s, 8s and 9s
         lows = [c for c in CARDS if c.rank in (Rank.SEVEN, Rank.EIGHT, Rank.NINE)]
-        wanted = rng.sample(lows, 5)
-    faceups = [c for c in CARDS if c.suit is suit and c not in wanted]
-    wanted_faceup = rng.choice(faceups)
-    for place, wanted_card in zip(
-        [*places[:5], faceup_place], [*wanted[:5], wanted_faceup], strict=False
-    ):
+        wanted.append(rng.sample(lows, 5))
+    taken = {c for w in wanted for c in w}
+    faceup = rng.choice([c for c in CARDS if c.suit is suit and c not in taken])
+    moves = [
+        (place, c)
+        for bidder, cards in enumerate(wanted)
+        for place, c in zip(places[bidder], cards, strict=False)
+    ]
+    for place, wanted_card in [*moves, (position, faceup)]:
         where = pack.index(wanted_card)
         pack[place], pack[where] = pack[where], pack[place]
 
