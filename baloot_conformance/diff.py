@@ -142,7 +142,8 @@ def _describe(rule_id: str, name: str, a: Any, b: Any) -> list[str]:
         changed = [f"{r} {a.get(r)} -> {b.get(r)}" for r in a if a.get(r) != b.get(r)]
         return ["points: " + ", ".join(changed)]
     if name in ("formula", "condition"):
-        return [f"{name}: {a}  ->  {b}", *_formula_inputs(rule_id, name, a, b)]
+        shown = f"{name}: {' '.join(a.split())}  ->  {' '.join(b.split())}"
+        return [shown, *_formula_inputs(rule_id, name, a, b)]
     return [f"{name}: {_words(a)} -> {_words(b)}"]
 
 

@@ -215,3 +215,25 @@ def test_a_syntax_error_late_in_a_split_file_keeps_its_line(tmp_path: Path) -> N
     assert one[0] == two[0] == 2
     assert f"{path}:{bad + 1}:" in one[2]
     assert one[1:] == two[1:]
+
+
+def test_generate_plays_the_contracts_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    from baloot_conformance.cli import main
+
+    def contracts(*extra: str) -> list[str]:
+        out = io.StringIO()
+        assert main(["generate", "--seed", "4", "--games", "5", *extra], stdout=out) == 0
+        return [
+            line.split()[3]
+            for line in out.getvalue().splitlines()
+            if line.startswith("= contract ") and line != "= contract none"
+        ]
+
+    plain = contracts()
+    hokum = contracts("--contracts", "hokum=1")
+    assert plain.count("hokum") < plain.count("sun")  # plain random bidding favours Sun
+    assert hokum and set(hokum) == {"hokum"}
+    mixed = contracts("--contracts", "sun=1,hokum=1", "--raise-chance", "1")
+    assert 0.3 < mixed.count("hokum") / len(mixed) < 0.7
+    assert main(["generate", "--contracts", "clubs=1"], stdout=io.StringIO()) == 2
+    assert "expected sun=W or hokum=W" in capsys.readouterr().err

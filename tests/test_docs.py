@@ -38,3 +38,12 @@ def test_readme_shows_the_real_check_output() -> None:
         main(["check", f"examples/{name}", "--no-color"], stdout=out, stderr=io.StringIO())
         block = f"$ baloot-conformance check examples/{name}\n{out.getvalue()}"
         assert block in readme, f"README output for {name} is stale:\n{out.getvalue()}"
+
+
+def test_the_rule_reference_is_generated_from_the_schema() -> None:
+    from baloot_conformance.rulebook import updated_page
+
+    page = (DOCS / "ruleset.md").read_text(encoding="utf-8")
+    assert updated_page(page) == page, (
+        "docs/ruleset.md's reference is stale: python -m baloot_conformance.rulebook --write"
+    )

@@ -337,3 +337,24 @@ def test_a_real_engine_log_conforms_to_its_own_profile() -> None:
     assert roots["h6"] == "bidding.hokum_confirmation"  # all players answer a Hokum
     assert roots["h8"] == "bidding.ashkal.eligibility"  # Ashkal on an Ace face-up card
     assert roots["h1"] == "projects.comparison"  # majlis declares projects automatically
+
+
+def test_a_kawesh_void_hand_claims_no_contract() -> None:
+    """'= contract none' is right after a Kawesh as after four passes (it was refused)."""
+    import io
+
+    from baloot_conformance.engine.playout import Policy
+    from baloot_conformance.generate import generate_games
+    from baloot_conformance.transcript import TranscriptReader
+    from baloot_conformance.verdict import check_hands
+
+    ja = load_ruleset("wikipedia-ja")
+    texts = (
+        "".join(generate_games(ja, seed, hands=1, policy=Policy(rich_deals=True)))
+        for seed in range(400)
+    )
+    text = next(t for t in texts if " kawesh\n" in t)
+    assert "= contract none" in text
+    with TranscriptReader(io.StringIO(text), "k.btn") as reader:
+        (verdict,) = check_hands(reader, "k.btn", ja)
+    assert verdict.status == "pass", verdict.divergences

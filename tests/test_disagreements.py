@@ -1,0 +1,45 @@
+"""``docs/disagreements.md`` is generated from the shipped rulesets and is current: the page
+regenerated from the rulesets, with each witness taken from the page and verified by replaying
+it under both rulesets, is the page itself."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from baloot_conformance.disagreements import (
+    committed_witnesses,
+    disagreements_markdown,
+    from_page,
+)
+
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "disagreements.md"
+
+
+def test_the_disagreements_page_is_current() -> None:
+    page = PAGE.read_text(encoding="utf-8")
+    fresh = disagreements_markdown(witness_for=from_page(page))
+    if fresh != page:
+        diff = "".join(
+            list(
+                difflib.unified_diff(
+                    page.splitlines(True), fresh.splitlines(True), "committed", "regenerated"
+                )
+            )[:40]
+        )
+        raise AssertionError(
+            "docs/disagreements.md is stale: run 'baloot-conformance spec disagreements "
+            f"--output docs/disagreements.md'\n{diff}"
+        )
+
+
+def test_the_page_shows_the_source_texts_in_their_own_words() -> None:
+    page = PAGE.read_text(encoding="utf-8")
+    assert "## Readings no option can express yet" in page
+    for profile in ("wikipedia-ja", "gamerules", "cardgames-zone"):
+        assert f"`{profile}`" in page
+    assert "第2ラウンド" in page  # a Japanese quote, with its translation next to it
+    assert "licitați" in page or "Jucătorul" in page
+    witnesses = committed_witnesses(page)
+    assert ("play.first_lead", "gamerules") in witnesses
+    assert witnesses[("play.first_lead", "gamerules")].startswith("%btn 1")
