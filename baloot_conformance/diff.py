@@ -36,10 +36,12 @@ from baloot_conformance.errors import SpecError
 from baloot_conformance.generate import generate_games
 from baloot_conformance.rules import CONVERSION_VARIABLES, SECTIONS, SUN_DOUBLING_VARIABLES
 from baloot_conformance.ruleset import (
+    TEXT_FIELDS,
     Ruleset,
     canonical_json,
     derive_ruleset,
     fixed_rules,
+    mechanism,
     ruleset_schema,
 )
 from baloot_conformance.verdict import HandVerdict, check_hands
@@ -66,8 +68,6 @@ _EFFECTS: dict[str, tuple[Effect, ...]] = {
     "scoring": ("score",),
     "game": ("game_end",),
 }
-#: The fields of a rule that are its words, not its mechanism.
-_TEXT_FIELDS = frozenset({"statement", "sources", "notes", "examples"})
 
 
 def effects_of(rule_id: str) -> tuple[Effect, ...]:
@@ -96,11 +96,6 @@ class Difference:
     rule_a: Mapping[str, Any] = field(repr=False)
     rule_b: Mapping[str, Any] = field(repr=False)
     """The two rules whole, as plain data."""
-
-
-def mechanism(rule: Mapping[str, Any]) -> dict[str, Any]:
-    """A rule's parameters without its words (statement, sources, notes, examples)."""
-    return {k: v for k, v in rule.items() if k not in _TEXT_FIELDS}
 
 
 def rule_documents(ruleset: Ruleset) -> dict[str, Mapping[str, Any]]:
@@ -388,7 +383,7 @@ def rule_variants(
         section, _, key = rule_id.partition(".")
         fields = schema["properties"][section]["properties"][key]["properties"]
         for name, spec in fields.items():
-            if name in _TEXT_FIELDS:
+            if name in TEXT_FIELDS:
                 continue
             current = rule.get(name)
             if name == "round2":  # absent means the same as round 1: compare what applies

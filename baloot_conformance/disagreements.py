@@ -21,12 +21,17 @@ from baloot_conformance.diff import (
     Witness,
     diff_rulesets,
     find_witness,
-    mechanism,
     verdicts,
 )
 from baloot_conformance.report.spec_report import witness_words
-from baloot_conformance.ruleset import Ruleset, canonical_json, load_ruleset, ruleset_schema
-from baloot_conformance.ruleset import shipped_rulesets as _shipped
+from baloot_conformance.ruleset import (
+    Ruleset,
+    canonical_json,
+    load_ruleset,
+    mechanism,
+    ruleset_schema,
+    shipped_rulesets,
+)
 
 WitnessFinder = Callable[[Ruleset, Ruleset, Difference], "Witness | None"]
 
@@ -52,7 +57,7 @@ with the position (`h1.t5.p4`: hand 1, trick 5, fourth card), the rule and the r
 def _profiles(base: Ruleset) -> list[Ruleset]:
     return [
         ruleset
-        for ruleset in (load_ruleset(name) for name in _shipped())
+        for ruleset in (load_ruleset(name) for name in shipped_rulesets())
         if ruleset.id != base.id and ruleset.lineage[-1] == base.id
     ]
 
@@ -133,7 +138,6 @@ def disagreements_markdown(
                 (profile, difference)
             )
         for entries in readings.values():
-            first, difference = entries[0]
             holders = ", ".join(f"`{p.id}`" for p, _ in entries)
             change = "; ".join(difference.details)
             out += [f"**{holders}**: {change}", ""]
@@ -144,8 +148,15 @@ def disagreements_markdown(
                 notes = d.rule_b.get("notes")
                 if notes and notes != d.rule_a.get("notes"):
                     out.append(f"  *{_one_line(notes)}*")
-            say(f"witness for {rule_id} under {first.id}")
-            witness = find(base, first, difference)
+            # The witness comes from the holder nearest the base: its other differences are the
+            # fewest to get in the way.
+            nearest = sorted(entries, key=lambda e: (len(diff_rulesets(base, e[0])), e[0].id))
+            witness, first = None, nearest[0][0]
+            for first, difference in nearest[:2]:
+                say(f"witness for {rule_id} under {first.id}")
+                witness = find(base, first, difference)
+                if witness is not None:
+                    break
             out.append("")
             if witness is None:
                 out += [

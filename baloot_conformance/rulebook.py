@@ -33,7 +33,7 @@ def _kind(spec: dict[str, Any]) -> str:
     kind = spec.get("type", "")
     if isinstance(kind, list):
         return " or ".join(kind)
-    return {"array": "list", "object": "mapping"}.get(kind, kind)
+    return {"array": "list", "object": "mapping"}.get(str(kind), str(kind))
 
 
 def _value(name: str, value: Any) -> str:
@@ -56,7 +56,8 @@ def rule_reference_markdown(ruleset: Ruleset | None = None) -> str:
         "",
         "Generated from the schema's descriptions and the `saudi` values; "
         "`spec/schema/ruleset.schema.json`",
-        "is normative. A **fixed** rule is one every source agrees on: a profile may not restate it.",
+        "is normative. A **fixed** rule is one every source agrees on: "
+        "a profile may not restate it.",
     ]
     for section in SECTIONS:
         section_schema = schema["properties"][section]

@@ -60,7 +60,12 @@ Path_ = tuple[str | int, ...]
 _OWN_KEYS = ("extends", "silent", "unmodelled")
 #: The fields of a rule that are its text, not its mechanism: changing them alone changes no
 #: verdict, so a profile may not restate a rule with only these changed.
-_TEXT_FIELDS = frozenset({"statement", "sources", "notes", "examples"})
+TEXT_FIELDS = frozenset({"statement", "sources", "notes", "examples"})
+
+
+def mechanism(rule: Mapping[str, Any]) -> dict[str, Any]:
+    """A rule's parameters without its words (statement, sources, notes, examples)."""
+    return {k: v for k, v in rule.items() if k not in TEXT_FIELDS}
 
 
 # --- strict YAML with positions -------------------------------------------------------------
@@ -421,18 +426,19 @@ def _check_overrides(base: _Document, top: _Document) -> None:
                         "under 'unmodelled'",
                     )
                 )
-            elif isinstance(rule, dict) and isinstance(theirs.get(name), dict):
-                old = {k: v for k, v in theirs[name].items() if k not in _TEXT_FIELDS}
-                new = {k: v for k, v in rule.items() if k not in _TEXT_FIELDS}
-                if old == new:
-                    problems.append(
-                        BalootError(
-                            f"{rule_id} is restated with the same parameters as its base",
-                            location=where,
-                            hint="change a parameter, or remove the rule (the base's applies); "
-                            "rewording a rule without changing what it does is not allowed",
-                        )
+            elif (
+                isinstance(rule, dict)
+                and isinstance(theirs.get(name), dict)
+                and mechanism(theirs[name]) == mechanism(rule)
+            ):
+                problems.append(
+                    BalootError(
+                        f"{rule_id} is restated with the same parameters as its base",
+                        location=where,
+                        hint="change a parameter, or remove the rule (the base's applies); "
+                        "rewording a rule without changing what it does is not allowed",
                     )
+                )
     if problems:
         head = problems[0]
         raise SpecError(
