@@ -151,9 +151,9 @@ def render_inference(result: Inference, overlay: str | None, fmt: Literal["text"
         )
     if result.unexercised:
         lines += ["", "rules these transcripts never exercised (they pass under other values too):"]
-        for rule_id, values in result.unexercised:
-            shown = ", ".join(v.split("=", 1)[1] if "=" in v else v for v in values[:4])
-            more = f" and {len(values) - 4} more" if len(values) > 4 else ""
+        for rule_id, labels in result.unexercised:
+            shown = ", ".join(_short(label[len(rule_id) + 1 :]) for label in labels[:4])
+            more = f" and {len(labels) - 4} more" if len(labels) > 4 else ""
             lines.append(f"  {rule_id}: also {shown}{more}")
     if result.overlay and result.overlay_fit is not None:
         lines += [
@@ -166,3 +166,8 @@ def render_inference(result: Inference, overlay: str | None, fmt: Literal["text"
     elif result.ranking[0].failed:
         lines += ["", "no single option change makes more of these transcripts pass"]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _short(text: str, width: int = 48) -> str:
+    """A parameter=value label cut to ``width`` characters."""
+    return text if len(text) <= width else text[: width - 3] + "..."
