@@ -77,37 +77,30 @@ def render_diff(
             + "\n"
         )
     markdown = fmt == "markdown"
+    item = "- " if markdown else "  "  # how a line under a difference starts
     lines: list[str] = []
     head = f"{a} and {b}: {len(differences)} rules differ"
     lines += [f"# {head}", ""] if markdown else [head, ""]
     for d in differences:
         effects = ", ".join(d.effects)
         lines.append(f"## `{d.rule_id}` ({effects})" if markdown else f"{d.rule_id}  [{effects}]")
-        for detail in d.details:
-            lines.append(f"- {detail}" if markdown else f"  {detail}")
-        if witnesses is not None:
-            witness = witnesses.get(d.rule_id)
-            if witness is None:
-                lines.append(
-                    "- no witness found: the generated hands never showed this difference "
-                    "(it may have no effect together with the other rules)"
-                    if markdown
-                    else "  no witness found: the generated hands never showed this difference "
-                    "(it may have no effect together with the other rules)"
-                )
-            elif markdown:
-                lines += [
-                    f"- witness: {witness_words(witness)}",
-                    "",
-                    "```",
-                    witness.text.rstrip(),
-                    "```",
-                ]
+        lines += [f"{item}{detail}" for detail in d.details]
+        if witnesses is None:
+            lines.append("")
+            continue
+        witness = witnesses.get(d.rule_id)
+        if witness is None:
+            lines.append(
+                f"{item}no witness found: the generated hands never showed this difference "
+                "(it may have no effect together with the other rules)"
+            )
+        else:
+            lines.append(f"{item}witness: {witness_words(witness)}")
+            text = witness.text.rstrip()
+            if markdown:
+                lines += ["", "```", text, "```"]
             else:
-                lines.append(f"  witness: {witness_words(witness)}")
-                lines += [
-                    "    " + line if line else "" for line in witness.text.rstrip().split("\n")
-                ]
+                lines += ["    " + line if line else "" for line in text.split("\n")]
         lines.append("")
     if witnesses is not None:
         missing = sum(1 for d in differences if witnesses.get(d.rule_id) is None)
