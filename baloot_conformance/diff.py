@@ -172,9 +172,10 @@ def _formula_inputs(rule_id: str, name: str, a: str, b: str) -> list[str]:
         variables = CONVERSION_VARIABLES
         total = 130 if "sun" in rule_id else 162
         inputs = [
-            {"raw": raw, "other_raw": total - raw, "is_buyer": buyer}
+            {"raw": raw, "other_raw": total - raw, "is_buyer": buyer, "takes_risk": risk}
             for raw in range(total + 1)
             for buyer in (True, False)
+            for risk in (True, False)
         ]
     fa, fb = parse_formula(a, variables), parse_formula(b, variables)
     differ = [(env, fa.evaluate(env), fb.evaluate(env)) for env in inputs]

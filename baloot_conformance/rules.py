@@ -28,6 +28,7 @@ CONVERSION_VARIABLES: dict[str, Literal["number", "bool"]] = {
     "raw": "number",
     "other_raw": "number",
     "is_buyer": "bool",
+    "takes_risk": "bool",
 }
 SUN_DOUBLING_VARIABLES: dict[str, Literal["number", "bool"]] = {
     "buyer_total": "number",
@@ -238,15 +239,19 @@ class AshkalEligibility(Rule):
     """What an Ashkal said by a player who may not say it is: an illegal call, or a Sun."""
 
 
+SunClaimants = Literal["live_only", "passed_may_claim", "all_earlier", "all_earlier_if_live", "none"]
+
+
 @dataclass(frozen=True, slots=True)
 class SunPriority(Rule):
-    option: Literal["live_only", "passed_may_claim", "all_earlier", "none"]
-    round2: Literal["live_only", "passed_may_claim", "all_earlier", "none"] | None = None
+    option: SunClaimants
+    claims: Literal["called", "lapse"] = "called"
+    """``called``: each seat entitled answers (claims or passes); ``lapse``: the window closes
+    by itself at the next event that is not a claim (the seats' passes are not logged)."""
+    round2: SunClaimants | None = None
     """Round 2's option when it differs from round 1's."""
 
-    def in_round(
-        self, round_: int
-    ) -> Literal["live_only", "passed_may_claim", "all_earlier", "none"]:
+    def in_round(self, round_: int) -> SunClaimants:
         return self.round2 if round_ == 2 and self.round2 is not None else self.option
 
 
@@ -436,6 +441,8 @@ class ProjectTie(Rule):
 @dataclass(frozen=True, slots=True)
 class ProjectLimits(Rule):
     per_player: int
+    shared_cards: Literal["none", "across_kinds"]
+    """``across_kinds``: a four of a kind and a sequence may share a card."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -471,7 +478,8 @@ class RoundValue(Rule):
 @dataclass(frozen=True, slots=True)
 class Conversion(Rule):
     formula: Formula = formula_field(CONVERSION_VARIABLES, "number")
-    """Game points of one side from ``raw``, ``other_raw`` (card points) and ``is_buyer``."""
+    """Game points of one side from ``raw``, ``other_raw`` (card points), ``is_buyer`` and
+    ``takes_risk`` (the side that raised last, or the buyer's side when nobody raised)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -482,8 +490,8 @@ class ContractRule(Rule):
 
 @dataclass(frozen=True, slots=True)
 class ContractTie(Rule):
-    sun: Literal["split", "buyer_fails"]
-    hokum: Literal["split", "buyer_fails"]
+    sun: Literal["split", "made", "buyer_fails"]
+    hokum: Literal["split", "made", "buyer_fails"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -496,8 +504,9 @@ class Failure(Rule):
 class Kaboot(Rule):
     sun: int
     hokum: int
-    projects: Literal["added", "ignored"]
-    raised: Literal["flat", "multiplied"]
+    projects: Literal["added", "ignored", "each_side"]
+    raised: Literal["flat", "multiplied", "projects_multiplied"]
+    swept_baloot: Literal["kept", "lost"]
     faceup_ace: int | None
     """The Kaboot's value instead when the face-up card was an Ace (``None``: no difference)."""
 
@@ -511,6 +520,7 @@ class ReverseKaboot(Rule):
 @dataclass(frozen=True, slots=True)
 class Raised(Rule):
     project_multiplier: Literal["level", "capped_at_double", "double_only"]
+    loser_baloot: Literal["kept", "lost"]
 
 
 @dataclass(frozen=True, slots=True)

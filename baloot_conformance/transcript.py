@@ -1256,6 +1256,8 @@ class _HandBuilder:
         self.items: list[HandItem] = []
         self.single: dict[str, int] = {}
         self.dealt = 0  # bit set of the cards given out (deal, hold, rest, faceup)
+        self.faceup = 0  # the face-up card's bit: a hold line includes it (its receiver's)
+        self.held = 0  # bit set of the cards given by hold lines
         self.played = 0
         self.claimed = 0  # bit set of the tricks that have a winner claim
         self.calls = 0
@@ -1280,24 +1282,35 @@ class _HandBuilder:
             raise self.fail(f"a second {what} (the first is on line {first})", stmt)
         self.single[position] = stmt[2]
 
-    def give(self, cards: tuple[Card, ...], stmt: Stmt) -> None:
+    def give(self, cards: tuple[Card, ...], stmt: Stmt, kind: str = "deal") -> None:
+        """Note cards given out, refusing one given twice; the face-up card is also part of
+        one ``hold`` line (the eight cards of the seat that took it)."""
         given = 0
         for c in cards:
             given |= 1 << c.index
-        if given & self.dealt or given.bit_count() != len(cards):  # rare: find the card
-            self._given_twice(cards, stmt)
+        # The face-up card and the hold line that holds it, in either order, are one card.
+        shared = self.faceup & ~self.held if kind == "hold" else 0
+        if kind == "faceup":
+            shared = given & self.held
+        if given & self.dealt & ~shared or given.bit_count() != len(cards):
+            self._given_twice(cards, stmt, shared)
         self.dealt |= given
+        if kind == "hold":
+            self.held |= given
+        elif kind == "faceup":
+            self.faceup = given
 
-    def _given_twice(self, cards: tuple[Card, ...], stmt: Stmt) -> None:
+    def _given_twice(self, cards: tuple[Card, ...], stmt: Stmt, shared: int) -> None:
         seen = 0
         for c in cards:
             bit = 1 << c.index
-            if (self.dealt | seen) & bit:
+            if ((self.dealt & ~shared) | seen) & bit:
                 first = stmt[2] if seen & bit else self._dealt_on(c)
                 raise self.fail(
                     f"card {c.code} is dealt twice (first on line {first})",
                     stmt,
-                    hint="each of the 32 cards is dealt exactly once",
+                    hint="each of the 32 cards is dealt exactly once; the face-up card may "
+                    "also be in the 'hold' line of the seat that took it",
                 )
             seen |= bit
 
@@ -1446,7 +1459,7 @@ class _HandBuilder:
         if group is None:
             group = self.group = (kind, number, column, set())
         group[3].add(seat)
-        self.give(cards, stmt)
+        self.give(cards, stmt, kind)
         make = _MAKE_DEAL if kind == "deal" else _MAKE_REST if kind == "rest" else _MAKE_HOLD
         self.items.append(
             make(f"{self.prefix}.{kind}.{seat}", comment, number, column, seat, cards)
@@ -1468,7 +1481,7 @@ class _HandBuilder:
     def _faceup(self, stmt: Stmt) -> None:
         position = f"{self.prefix}.faceup"
         self.once(position, "'faceup' line", stmt)
-        self.give(stmt[1], stmt)
+        self.give(stmt[1], stmt, "faceup")
         self.items.append(_MAKE_FACEUP(position, stmt[4], stmt[2], stmt[3], stmt[1][0]))
 
     def _call(self, stmt: Stmt) -> None:

@@ -47,7 +47,7 @@ from baloot_conformance.errors import Location
 from baloot_conformance.ruleset import Ruleset, load_ruleset
 
 Status = Literal["pass", "fail", "error"]
-DivergenceKind = Literal["illegal_event", "wrong_claim", "missing_claim"]
+DivergenceKind = Literal["illegal_event", "wrong_claim", "missing_claim", "missing_event"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +93,9 @@ class HandVerdict:
     """How many events were checked."""
     claims: int = 0
     """How many claims were checked."""
+    unchecked: tuple[str, ...] = ()
+    """What the hand does not log and so could not be checked (a partial transcript), one
+    phrase each, e.g. ``the auction (no 'bid' lines)``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,10 +195,24 @@ class HandChecker:
         self.result: HandResult | None = None
         self.claimed_total: tuple[int, int] | None = None
         """The hand's ``= total`` claim: the next hand goes on from it."""
+        self.partial = ""
+        """Why the auction cannot be replayed (no calls, no face-up card, no dealer), or empty:
+        then the ``= contract`` claim says what is played."""
+        self.unchecked: list[str] = []
 
     def scan(self, hand: tr.Hand) -> None:
-        """Note the completion of the deal before replay: engines log it as ``rest`` lines,
-        within ``hold`` lines, or not at all (then each seat's cards are the ones it plays)."""
+        """Before replay: note whether the auction can be replayed, and the completion of the
+        deal: engines log it as ``rest`` lines, within ``hold`` lines, or not at all (then each
+        seat's cards are the ones it plays)."""
+        kinds = {type(item) for item in hand.items}
+        if not any(type(i) is tr.Call and i.phase == "bid" for i in hand.items):
+            self.partial = "no 'bid' lines"
+        elif tr.FaceUp not in kinds:
+            self.partial = "no 'faceup' line"
+        elif tr.Dealer not in kinds:
+            self.partial = "no 'dealer' line"
+        if self.partial:
+            self.unchecked.append(f"the auction ({self.partial})")
         for item in hand.items:
             if type(item) is tr.Rest:
                 self.rest[_SEATS[item.seat]] = card_set(item.cards)
@@ -308,6 +325,9 @@ class HandChecker:
 
     def _engine_event(self, item: tr.Event) -> None:
         """A call, declaration, announcement, card or foul: an action for the engine."""
+        if self.partial and type(item) is tr.Call:
+            self.events -= 1  # the auction is not replayed (see unchecked)
+            return
         engine = self._engine(item)
         if not (type(item) is tr.Call and item.phase == "bid") and engine.phase in (
             "auction",
@@ -324,6 +344,11 @@ class HandChecker:
         """The engine hand, started from the deal at the first event that needs it."""
         if self.engine is not None:
             return self.engine
+        if self.partial:
+            raise _Stop(
+                f"{item.position} comes before the '= contract' claim, which must say what is "
+                f"played: the auction cannot be replayed ({self.partial})"
+            )
         if self.dealer is None or self.faceup is None:
             raise _Stop(f"{item.position} comes before the hand's 'dealer' and 'faceup' lines")
         if self.holds:
@@ -379,6 +404,9 @@ class HandChecker:
             cards = self._declared(item, engine)
             return Declare(seat_from_name(item.seat), _project_name(item.project, cards), cards)
         if isinstance(item, tr.Baloot):
+            if engine.phase == "over":  # logged after the hand, without its moment
+                self._late_baloot(item, engine)
+                return None
             return Announce(seat_from_name(item.seat))
         if isinstance(item, tr.Play):
             self.plays += 1
@@ -386,6 +414,16 @@ class HandChecker:
         if isinstance(item, tr.Foul):
             return None  # foul calls are recorded, not judged, by this version of the kit
         raise _Stop(f"{item.position}: no rule covers this event")
+
+    def _late_baloot(self, item: tr.Baloot, engine: Hand) -> None:
+        """A Baloot logged after the last trick: its holder is checked, not its moment."""
+        try:
+            engine.check_baloot_holder(seat_from_name(item.seat))
+        except IllegalAction as exc:
+            self.diverge(item, "illegal_event", exc.rule_id, exc.reason)
+        what = "when Baloot was announced (logged after the last trick)"
+        if what not in self.unchecked:
+            self.unchecked.append(what)
 
     def _declared(self, item: tr.Declare, engine: Hand) -> CardSet:
         if item.cards:
@@ -409,7 +447,7 @@ class HandChecker:
                 self.diverge(
                     item,
                     "illegal_event",
-                    self.rules.bidding.order.id,
+                    engine.auction.window_rule(),
                     f"{item.position} comes before the auction is over "
                     f"(it is {SEAT_NAMES[engine.auction.to_call()]}'s call)",
                 )
@@ -479,6 +517,59 @@ class HandChecker:
                 claimed=item.team,
             )
 
+    def _start_from_claim(self, item: tr.ContractClaim) -> None:
+        """A partial transcript: the hand is played under the contract its claim states."""
+        self.claims -= 1  # taken as given, not checked
+        if item.buyer is None or item.kind is None:
+            raise _Stop(
+                f"a void hand cannot be checked without its auction ({self.partial})"
+            )
+        hands = self._eight_cards()
+        dealer = self.dealer
+        if dealer is None:
+            raise _Stop("the hand has no 'dealer' line: who leads the first trick is not known")
+        buyer = seat_from_name(item.buyer)
+        receiver = buyer
+        if self.faceup is not None:
+            receiver = next(s for s in range(4) if hands[s] >> self.faceup.index & 1)
+        contract = Contract(
+            kind="sun" if item.kind == "sun" else "hokum",
+            trump=item.trump,
+            buyer=buyer,
+            receiver=receiver,
+            ashkal=receiver != buyer,
+        )
+        try:
+            self.engine = Hand.from_contract(
+                self.rules, dealer, hands, contract, self.faceup, self.totals
+            )
+        except IllegalAction as exc:
+            raise _Stop(f"inconsistent deal: {exc.reason}") from None
+        if item.multiplier is not None and item.multiplier > 1:
+            self.engine.assume_raises(item.multiplier, item.lock == "closed")
+            self.unchecked.append("the raises (the contract claim states the level)")
+
+    def _eight_cards(self) -> tuple[CardSet, CardSet, CardSet, CardSet]:
+        """Each seat's eight cards: its 'hold' line, or its 'deal' and 'rest' lines with the
+        face-up card for the seat that has seven (the play tells which card that is when no
+        'faceup' line does), or else the cards it plays."""
+        if len(self.holds) == 4:
+            return (self.holds[0], self.holds[1], self.holds[2], self.holds[3])
+        if len(self.first_five) == 4 and len(self.rest) == 4:
+            eight = [self.first_five[s] | self.rest[s] for s in range(4)]
+            for seat in range(4):
+                if eight[seat].bit_count() == 7 and self.faceup is not None:
+                    eight[seat] |= 1 << self.faceup.index
+                elif eight[seat].bit_count() == 7 and self.played is not None:
+                    eight[seat] |= self.played[seat]
+            return (eight[0], eight[1], eight[2], eight[3])
+        if self.played is not None:
+            return (self.played[0], self.played[1], self.played[2], self.played[3])
+        raise _Stop(
+            "the hand logs no auction and not every seat's eight cards ('hold', or 'deal' "
+            "and 'rest' lines, or a full play)"
+        )
+
     def _claim_legal(self, item: tr.LegalClaim) -> None:
         engine = self.engine
         if engine is None or engine.phase not in ("raises", "play"):
@@ -507,6 +598,9 @@ class HandChecker:
             )
 
     def _claim_contract(self, item: tr.ContractClaim) -> None:
+        if self.partial and self.engine is None:
+            self._start_from_claim(item)
+            return
         engine = self.engine
         if engine is not None:
             engine.settle_auction()
@@ -685,6 +779,7 @@ class HandChecker:
                 location=location,
                 events=self.events,
                 claims=self.claims,
+                unchecked=tuple(self.unchecked),
             )
         return HandVerdict(
             self.path,
@@ -696,6 +791,7 @@ class HandChecker:
             location=location,
             events=self.events,
             claims=self.claims,
+            unchecked=tuple(self.unchecked),
         )
 
 
@@ -720,10 +816,11 @@ _CLAIM_HANDLERS: dict[type[tr.Claim], Callable[[HandChecker, Any], None]] = {
 }
 
 
-#: Claims that ``--require`` can demand, for a strict gate.
+#: What ``--require`` can demand, for a strict gate: the claims, and the auction (a hand
+#: that logs no auction, or not enough of it to replay, fails instead of passing unchecked).
 REQUIRABLE_CLAIMS = (
     "contract", "trick", "legal", "abnat", "aklat", "projects", "cardscore", "projectscore",
-    "score", "total", "result", "kaboot", "winner",
+    "score", "total", "result", "kaboot", "winner", "auction",
 )  # fmt: skip
 
 
@@ -755,7 +852,7 @@ def check_hand(
     # The game goes on from the transcript's own running totals, so that one wrong hand does
     # not make every later total wrong too.
     if checker.claimed_total is not None:
-        game.totals = checker.claimed_total
+        game.go_on_from(checker.claimed_total)
     return checker.verdict(hand, stopped), checker
 
 
@@ -796,6 +893,18 @@ def _check_required(checker: HandChecker, hand: tr.Hand, required: frozenset[str
         needed.append((name, played and name not in names))
     for name in ("score", "total"):
         needed.append((name, result is not None and name not in names))
+    if "auction" in required and checker.partial:
+        checker.divergences.append(
+            Divergence(
+                position=f"{hand.position}.bid1",
+                location=Location(checker.path, hand.line, hand.column),
+                rule_id=None,
+                kind="missing_event",
+                message=f"the auction cannot be checked ({checker.partial}; required by "
+                "--require auction)",
+                root=not checker.divergences,
+            )
+        )
     for name, missing in needed:
         if name in required and missing:
             checker.divergences.append(

@@ -113,13 +113,16 @@ def score(name: str | Ruleset, facts: HandFacts) -> HandScore:
 def test_card_points_convert_through_the_ruleset_formulas(
     kind: ContractKind, raw: int, other_raw: int, expect: int
 ) -> None:
-    assert card_points_to_game_points(ruleset("saudi"), kind, raw, other_raw, True) == expect
+    contract = Contract(kind=kind, trump=None, buyer=N, receiver=N)
+    points = card_points_to_game_points(ruleset("saudi"), contract, 0, (raw, other_raw))
+    assert points == expect
 
 
 def test_conversion_uses_the_ruleset_not_a_builtin_rule() -> None:
     hokum_formula = ruleset("saudi").scoring.hokum_conversion.formula
     rules = variant("saudi", "scoring", "sun_conversion", formula=hokum_formula)
-    assert card_points_to_game_points(rules, "sun", 65, 65, True) == 6
+    sun = Contract(kind="sun", trump=None, buyer=N, receiver=N)
+    assert card_points_to_game_points(rules, sun, 0, (65, 65)) == 6
     assert score(rules, hand("sun", (65, 65))).game_points == (6, 6)
 
 

@@ -275,6 +275,7 @@ def test_json_lines_records_and_values() -> None:
         "error",
         "location",
         "divergences",
+        "unchecked",
     ]
     assert (failed["path"], failed["position"], failed["status"]) == (B, "h2", "fail")
     assert failed["location"] == {"path": B, "line": 30, "column": 1}
@@ -442,10 +443,10 @@ def test_markdown_summary() -> None:
     lines = render("markdown").splitlines()
     assert lines[0] == "## ❌ Baloot conformance: 1 failed, 1 error"
     assert "Checked under ruleset `saudi@1` (digest `sha256:0123abcd`)" in lines[2]
-    table = lines.index("| file | hands | passed | failed | errors |")
+    table = lines.index("| file | hands | passed | failed | errors | partly unchecked |")
     assert lines[table + 2 : table + 4] == [
-        "| `games/a.btn` | 2 | 2 | 0 | 0 |",
-        "| `games/b.btn` | 3 | 1 | 1 | 1 |",
+        "| `games/a.btn` | 2 | 2 | 0 | 0 | 0 |",
+        "| `games/b.btn` | 3 | 1 | 1 | 1 | 0 |",
     ]
     bullets = [line for line in lines if line.startswith("- ")]
     assert bullets[0] == (

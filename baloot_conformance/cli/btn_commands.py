@@ -1,7 +1,8 @@
-"""``fmt`` and ``convert``: the BTN transcript commands.
+"""``fmt``, ``convert`` and ``import``: the BTN transcript commands.
 
 ``fmt FILE...`` rewrites each transcript in canonical form (``--check`` only reports, for CI);
-``convert --to json|btn FILE...`` turns BTN text into its JSON form and back. Files are
+``convert --to json|btn FILE...`` turns BTN text into its JSON form and back; ``import --from
+ENGINE LOG...`` turns an engine's own match logs into BTN. Files are
 processed hand by hand, so a large transcript never sits in memory as a whole.
 """
 
@@ -17,6 +18,13 @@ from typing import Any, TextIO
 from baloot_conformance.btn_json import from_json_text, to_json_text
 from baloot_conformance.btn_writer import format_hand, format_header, format_transcript
 from baloot_conformance.errors import TranscriptSyntaxError
+from baloot_conformance.importers import (
+    BUILT_IN,
+    ENTRY_POINT_GROUP,
+    ImportLogError,
+    import_file,
+    importer,
+)
 from baloot_conformance.transcript import Transcript, TranscriptReader, read_transcript
 
 EXIT_OK = 0
@@ -51,6 +59,31 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "-o", "--output", metavar="PATH", help="output file (one input) or folder (several)"
     )
     convert.set_defaults(handler=run_convert)
+
+    importer = subparsers.add_parser(
+        "import",
+        help="convert engines' own match logs to BTN transcripts",
+        description="Convert match logs written by an engine in its own JSON shape (.json or "
+        ".json.gz) to BTN, ready for 'check'. With one LOG the transcript goes to standard "
+        "output unless --output is given; with several, --output names a folder and each "
+        "transcript keeps its log's stem. A log field the importer cannot place is an error "
+        "naming its JSON pointer. Importers: "
+        + ", ".join(BUILT_IN)
+        + ", and those installed packages add (entry point group "
+        + f"'{ENTRY_POINT_GROUP}').",
+    )
+    importer.add_argument("files", nargs="+", metavar="LOG", help="the engine's match logs")
+    importer.add_argument(
+        "--from",
+        dest="engine",
+        required=True,
+        metavar="ENGINE",
+        help="the importer for the engine that wrote the logs: " + ", ".join(BUILT_IN) + ", ...",
+    )
+    importer.add_argument(
+        "-o", "--output", metavar="PATH", help="output file (one log) or folder (several)"
+    )
+    importer.set_defaults(handler=run_import)
 
 
 def _write_canonical(source: Path, target: TextIO) -> None:
@@ -146,6 +179,39 @@ def run_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
             stdout.write(text)
         elif len(files) > 1 or output.is_dir():
             (output / (path.stem + suffix)).write_text(text, encoding="utf-8", newline="\n")
+        else:
+            output.write_text(text, encoding="utf-8", newline="\n")
+    return status
+
+
+def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Import each log; 1 if a log has a shape its importer cannot place, 2 for usage
+    problems (an unknown importer, a missing or unreadable file)."""
+    importer(args.engine)  # an unknown name is a usage error before any file is read
+    files = [Path(f) for f in args.files]
+    for path in files:
+        if not path.is_file():
+            print(f"error: {path}: no such file", file=stderr)
+            return EXIT_USAGE
+    output = Path(args.output) if args.output else None
+    if len(files) > 1:
+        if output is None:
+            print("error: several logs need --output FOLDER", file=stderr)
+            return EXIT_USAGE
+        output.mkdir(parents=True, exist_ok=True)
+    status = EXIT_OK
+    for path in files:
+        try:
+            text = import_file(args.engine, path)
+        except ImportLogError as exc:
+            print(f"error: {exc}", file=stderr)
+            status = EXIT_INVALID
+            continue
+        if output is None:
+            stdout.write(text)
+        elif len(files) > 1 or output.is_dir():
+            stem = path.name.removesuffix(".gz").removesuffix(".json")
+            (output / f"{stem}.btn").write_text(text, encoding="utf-8", newline="\n")
         else:
             output.write_text(text, encoding="utf-8", newline="\n")
     return status

@@ -60,6 +60,17 @@ class AuctionResult:
     void_reason: Literal["all_pass", "kawesh", ""] = ""
 
 
+_WINDOW_RULES: dict[Window, str] = {
+    "calls": "bidding.order",
+    "respond": "bidding.hokum_responses",
+    "claim": "bidding.sun_priority",
+    "hijack": "bidding.hokum_over_hokum",
+    "confirm": "bidding.hokum_confirmation",
+    "done": "bidding.order",
+}
+"""The rule that decides who calls next in each window."""
+
+
 @cache
 def _bid(seat: Seat, call: str, suit: Suit | None = None) -> Bid:
     """Calls are immutable: the legal-call lists share one object per call."""
@@ -136,6 +147,10 @@ class Auction:
             return self.pending[0]
         raise ValueError("the auction is over")
 
+    def window_rule(self) -> str:
+        """The rule that decides who calls next in the current window."""
+        return _WINDOW_RULES[self.window]
+
     def position(self, seat: Seat) -> int:
         """The bidding position of a seat: 1 = the dealer's right ... 4 = the dealer."""
         return (seat - self.dealer) % 4 or 4
@@ -187,15 +202,8 @@ class Auction:
         seat, call = bid.seat, bid.call
         expected = self.to_call()
         if seat != expected:
-            rule = {
-                "calls": "bidding.order",
-                "respond": "bidding.hokum_responses",
-                "claim": "bidding.sun_priority",
-                "hijack": "bidding.hokum_over_hokum",
-                "confirm": "bidding.hokum_confirmation",
-            }[self.window]
             raise IllegalAction(
-                rule,
+                self.window_rule(),
                 f"{SEAT_NAMES[seat]} called out of turn: it is {SEAT_NAMES[expected]}'s call"
                 + ("" if self.window == "calls" else f" ({self._window_words()})"),
             )
@@ -426,11 +434,12 @@ class Auction:
     def _open_claims(self, sun_bidder: Seat) -> None:
         option = self.rules.bidding.sun_priority.in_round(self.round)
         earlier = list(self.order[: self.order.index(sun_bidder)])
+        live = [s for s in earlier if s not in self.passed]
         if option == "live_only":
-            queue = [s for s in earlier if s not in self.passed]
+            queue = live
         elif option == "passed_may_claim":
             queue = [s for s in earlier if s in self.passed and team(s) != team(sun_bidder)]
-        elif option == "all_earlier":
+        elif option == "all_earlier" or (option == "all_earlier_if_live" and live):
             queue = earlier
         else:
             queue = []
@@ -439,6 +448,15 @@ class Auction:
             self.window = "claim"
         else:
             self._finish_sun(sun_bidder, self.ashkal)
+
+    def lapse_claims(self) -> bool:
+        """Close a Sun-claim window that lapses by itself [bidding.sun_priority, claims:
+        lapse]: the Sun stands. ``False`` when no such window is open."""
+        if self.window != "claim" or self.rules.bidding.sun_priority.claims != "lapse":
+            return False
+        assert self._sun_by is not None
+        self._finish_sun(self._sun_by, self.ashkal)
+        return True
 
     def _claim(self, bid: Bid) -> None:
         if bid.call == "sun":

@@ -43,6 +43,21 @@ class Game:
         if result.score is not None and result.score.match_winner is not None:
             self.winner = result.score.match_winner
             return
+        self._decide()
+
+    def go_on_from(self, totals: tuple[int, int]) -> None:
+        """Go on from running totals a transcript states (its ``= total`` claim) instead of
+        the kit's own, so that one wrong hand does not make every later one wrong: the end of
+        the game is decided on them too, unless a Gahwa decided it."""
+        self.totals = totals
+        last = self.results[-1] if self.results else None
+        if last is not None and last.score is not None and last.score.match_winner is not None:
+            return
+        self.winner = None
+        self._decide()
+
+    def _decide(self) -> None:
+        """The end of the game on the totals [game.target, game.both_over_target]."""
         target = self.rules.game.target.points
         ns, ew = self.totals
         # Both over the target: the higher total wins; exactly equal totals play on

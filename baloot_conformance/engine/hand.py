@@ -207,6 +207,62 @@ class Hand:
         first_five = (hands[0], hands[1], hands[2], hands[3])
         return cls(rules, dealer, first_five, faceup, tuple(pack[position + 1 :]), totals)
 
+    @classmethod
+    def from_contract(
+        cls,
+        rules: Ruleset,
+        dealer: Seat,
+        hands: tuple[CardSet, CardSet, CardSet, CardSet],
+        contract: Contract,
+        faceup: Card | None = None,
+        totals: tuple[int, int] = (0, 0),
+    ) -> Hand:
+        """A hand whose auction is not known, for a log that records only the eight cards of
+        each seat and the contract: ready for the raises and the play, the auction skipped.
+
+        ``contract`` is unraised (see :meth:`assume_raises`). Without ``faceup``, a card of the
+        receiver's that is no Ace stands for it, so that no Ace rule
+        (``deal.exposed_ace``, ``scoring.kaboot.faceup_ace``) applies.
+
+        Raises:
+            IllegalAction: a seat without eight cards, a card given twice, or a face-up card
+                the receiver does not hold.
+        """
+        size = sum(rules.deal.first_round.packets)
+        if faceup is None:
+            not_aces = hands[contract.receiver] & ~sum(1 << (s * 8 + 7) for s in range(4))
+            faceup = next(iter(cards_of(not_aces & -not_aces)), None)
+        if faceup is None or not hands[contract.receiver] >> faceup.index & 1:
+            raise IllegalAction(
+                "deal.completion",
+                f"{SEAT_NAMES[contract.receiver]} bought and must hold the face-up card",
+            )
+        first_five = []
+        for cards in hands:
+            cards &= ~(1 << faceup.index)
+            picked = 0
+            for _ in range(size):
+                low = cards & -cards
+                picked |= low
+                cards ^= low
+            first_five.append(picked)
+        hand = cls(rules, dealer, (first_five[0], first_five[1], first_five[2], first_five[3]),
+                   faceup, totals=totals)  # fmt: skip
+        hand.phase, hand.void_reason = "auction", ""  # the auction is not replayed
+        hand._set_up(contract)
+        hand.push(Complete(tuple(h & ~f for h, f in zip(hands, first_five, strict=True))))
+        return hand
+
+    def assume_raises(self, level: int, locked: bool) -> None:
+        """Raise the contract to ``level`` (and its lock) as a log states it, without the
+        calls that made it: the raise chain and its lock rules are not checked."""
+        assert self.contract is not None
+        gahwa = any(
+            lvl.call == "gahwa" and lvl.multiplier == level
+            for lvl in self.rules.doubling.chain.levels
+        )
+        self._set_contract(level=level, locked=locked, gahwa=gahwa)
+
     def copy(self) -> Hand:
         """An independent copy (cheap: a few small lists)."""
         other = _copy.copy(self)
@@ -381,8 +437,13 @@ class Hand:
     # auction
 
     def settle_auction(self) -> None:
-        """Confirm a pending Hokum whose bidder has not spoken: a Hokum stands unless switched,
-        and engines that log no confirmation go straight on to the deal or the raises."""
+        """Settle what an auction leaves open when something other than a call comes: a
+        Sun-claim window that lapses by itself closes, and a pending Hokum whose bidder has not
+        spoken is confirmed (a Hokum stands unless switched, and engines that log no
+        confirmation go straight on to the deal or the raises)."""
+        if self.phase == "auction" and self.auction.lapse_claims():
+            self._auction_done()
+            return
         if self.phase == "auction" and self.auction.window == "confirm":
             assert self.auction.pending is not None
             bidder, suit = self.auction.pending
@@ -398,24 +459,34 @@ class Hand:
         if self.phase != "auction":
             raise IllegalAction("bidding.order", f"{bid} comes after the auction has ended")
         self.auction.push(bid)
+        self._auction_done()
+
+    def _auction_done(self) -> None:
+        """After a call: a contract or a void hand once the auction has its result."""
         result = self.auction.result
         if result is None:
             return
         if result.kind is None:
             self._void(result.void_reason)
             return
-        self.contract = Contract(
-            kind=result.kind,
-            trump=result.trump,
-            buyer=result.buyer,
-            receiver=result.receiver,
-            ashkal=result.ashkal,
+        self._set_up(
+            Contract(
+                kind=result.kind,
+                trump=result.trump,
+                buyer=result.buyer,
+                receiver=result.receiver,
+                ashkal=result.ashkal,
+            )
         )
-        if self.rules.play.first_lead.option == "buyer":  # play.first_lead
-            self.leader = result.buyer
-        self.phase = "completion"
         if self.stock is not None:
             self._complete(self._rest_from_stock())
+
+    def _set_up(self, contract: Contract) -> None:
+        """The auction has given ``contract``: the completion of the deal comes next."""
+        self.contract = contract
+        if self.rules.play.first_lead.option == "buyer":  # play.first_lead
+            self.leader = contract.buyer
+        self.phase = "completion"
 
     def _rest_from_stock(self) -> tuple[CardSet, CardSet, CardSet, CardSet]:
         assert self.contract is not None and self.stock is not None
@@ -661,24 +732,16 @@ class Hand:
     def _check_announce(self, action: Announce) -> None:
         if action.what != "baloot":
             raise IllegalAction("projects.baloot", f"{action.what!r} is not an announcement")
-        contract = self.contract
         last = self.history[-1] if self.history else None
-        if contract is None or contract.trump is None:
-            raise IllegalAction("projects.baloot", "Baloot exists in Hokum only")
-        if not isinstance(last, Play) or last.seat != action.seat:
+        if self.contract is not None and (not isinstance(last, Play) or last.seat != action.seat):
             raise IllegalAction(
                 "projects.baloot", "Baloot is announced right after playing its King or Queen"
             )
-        king, queen = card_of(Rank.KING, contract.trump), card_of(Rank.QUEEN, contract.trump)
-        pair = 1 << king.index | 1 << queen.index
-        if self.initial[action.seat] & pair != pair:
-            raise IllegalAction(
-                "projects.baloot", f"{SEAT_NAMES[action.seat]} does not hold {king} and {queen}"
-            )
+        king, queen = self.check_baloot_holder(action.seat)
+        assert isinstance(last, Play)
         if last.card not in (king, queen):
             raise IllegalAction("projects.baloot", f"{last.card} is not the King or Queen of trump")
-        remaining = self.hands[action.seat] & pair
-        second = remaining == 0
+        second = self.hands[action.seat] & (1 << king.index | 1 << queen.index) == 0
         if (self.rules.projects.baloot.announce == "second_card") != second:
             when = "second" if self.rules.projects.baloot.announce == "second_card" else "first"
             raise IllegalAction(
@@ -686,6 +749,20 @@ class Hand:
             )
         if action.seat in self._announced:
             raise IllegalAction("projects.baloot", "Baloot was already announced")
+
+    def check_baloot_holder(self, seat: Seat) -> tuple[Card, Card]:
+        """That ``seat`` was dealt the King and Queen of trump [projects.baloot], which it
+        returns; on its own, for a Baloot logged after the hand without its moment."""
+        contract = self.contract
+        if contract is None or contract.trump is None:
+            raise IllegalAction("projects.baloot", "Baloot exists in Hokum only")
+        king, queen = card_of(Rank.KING, contract.trump), card_of(Rank.QUEEN, contract.trump)
+        pair = 1 << king.index | 1 << queen.index
+        if self.initial[seat] & pair != pair:
+            raise IllegalAction(
+                "projects.baloot", f"{SEAT_NAMES[seat]} does not hold {king} and {queen}"
+            )
+        return king, queen
 
     # play
 

@@ -12,7 +12,8 @@ do, so that the comparison between teams is a plain ``max``. The rule IDs implem
 - ``projects.hundred.four_of_a_kind``, ``projects.four_hundred``: four cards of a rank that
   the project lists for the contract;
 - ``projects.declaration``: checking one declaration; the automatic modes;
-- ``projects.limits``: at most ``per_player`` projects per player, no card in two;
+- ``projects.limits``: at most ``per_player`` projects per player, no card in two (unless
+  ``shared_cards`` lets a four of a kind and a sequence share one);
 - ``projects.ranking``, ``projects.comparison``, ``projects.tie``: which team's projects count;
 - ``projects.baloot``, ``projects.baloot.inside_hundred``: who holds a Baloot that scores.
 
@@ -340,7 +341,7 @@ def check_declarations(
             f"player declares at most {limits.per_player}",
         )
     for a, b in combinations(projects, 2):
-        if a.cards & b.cards:
+        if a.cards & b.cards and not _may_share(ruleset, a, b):
             raise IllegalAction(
                 limits.id,
                 f"{who} uses {_fmt(a.cards & b.cards)} in two projects ({a}; {b}): a card serves "
@@ -352,17 +353,23 @@ def can_add(ruleset: Ruleset, declared: Sequence[Project], project: Project) -> 
     """Whether a seat that has declared ``declared`` may add ``project`` [projects.limits]:
     the cheap test behind :func:`check_declarations`, for listing legal declarations."""
     return len(declared) < ruleset.projects.limits.per_player and not any(
-        p.cards & project.cards for p in declared
+        p.cards & project.cards and not _may_share(ruleset, p, project) for p in declared
     )
 
 
-def _disjoint(projects: Sequence[Project]) -> bool:
-    used = 0
-    for p in projects:
-        if used & p.cards:
-            return False
-        used |= p.cards
-    return True
+_OF_A_KIND = ("hundred.four_of_a_kind", "four_hundred")
+
+
+def _may_share(ruleset: Ruleset, a: Project, b: Project) -> bool:
+    """Whether two projects may share a card [projects.limits, shared_cards]."""
+    return ruleset.projects.limits.shared_cards == "across_kinds" and (
+        (a.name in _OF_A_KIND) != (b.name in _OF_A_KIND)
+    )
+
+
+def _compatible(ruleset: Ruleset, projects: Sequence[Project]) -> bool:
+    """No two of ``projects`` share a card, except as ``projects.limits`` allows."""
+    return all(not (a.cards & b.cards) or _may_share(ruleset, a, b) for a, b in combinations(projects, 2))
 
 
 def automatic_declarations(
@@ -389,7 +396,7 @@ def automatic_declarations(
     best_key: tuple[int, int, list[tuple[int, ...]]] = (0, 0, [])
     for size in range(1, min(limit, len(found)) + 1):
         for chosen in combinations(found, size):
-            if not _disjoint(chosen):
+            if not _compatible(ruleset, chosen):
                 continue
             key = (
                 sum(p.game_points for p in chosen),

@@ -101,11 +101,23 @@ class HandScore:
 
 
 def card_points_to_game_points(
-    ruleset: Ruleset, kind: ContractKind, raw: int, other_raw: int, is_buyer: bool
+    ruleset: Ruleset, contract: Contract, side: Team, abnat: tuple[int, int]
 ) -> int:
     """One side's game points for its card points (``scoring.sun/hokum.conversion``)."""
-    rule = ruleset.scoring.sun_conversion if kind == "sun" else ruleset.scoring.hokum_conversion
-    return rule.formula.evaluate_int({"raw": raw, "other_raw": other_raw, "is_buyer": is_buyer})
+    rule = (
+        ruleset.scoring.sun_conversion
+        if contract.kind == "sun"
+        else ruleset.scoring.hokum_conversion
+    )
+    risk = team(contract.raisers[-1]) if contract.raisers else contract.buyer_team
+    return rule.formula.evaluate_int(
+        {
+            "raw": abnat[side],
+            "other_raw": abnat[1 - side],
+            "is_buyer": side == contract.buyer_team,
+            "takes_risk": side == risk,
+        }
+    )
 
 
 def score_hand(ruleset: Ruleset, facts: HandFacts) -> HandScore:
@@ -217,6 +229,9 @@ def _score_kaboot(
     contract = facts.contract
     kaboot = ruleset.scoring.kaboot
     multiplied = _is_raised(contract) and kaboot.raised == "multiplied" and not reverse
+    projects_multiplied = multiplied or (
+        _is_raised(contract) and kaboot.raised == "projects_multiplied" and not reverse
+    )
     if reverse:
         value = ruleset.scoring.reverse_kaboot.points
     else:
@@ -226,13 +241,16 @@ def _score_kaboot(
         if multiplied:
             value *= contract.level
     project_raw = [0, 0]
-    if kaboot.projects == "added" and facts.project_team == sweeper:
-        factor = _project_multiplier(ruleset, contract.level) if multiplied else 1
-        value += facts.project_points * factor
-        project_raw[sweeper] = facts.project_raw
     points = [0, 0]
-    points[sweeper] = value
-    _add_baloot(ruleset, facts, sweeper, points)
+    owner = facts.project_team
+    if owner is not None and (
+        (kaboot.projects == "added" and owner == sweeper) or kaboot.projects == "each_side"
+    ):
+        factor = _project_multiplier(ruleset, contract.level) if projects_multiplied else 1
+        points[owner] += facts.project_points * factor
+        project_raw[owner] = facts.project_raw
+    points[sweeper] += value
+    _add_baloot(ruleset, facts, sweeper, points, kaboot.swept_baloot)
     return _pair(project_raw), _pair(points)
 
 
@@ -249,10 +267,7 @@ def _contract_total(ruleset: Ruleset, facts: HandFacts, abnat: tuple[int, int], 
     rule = ruleset.scoring.contract
     in_game_points = rule.compare == "game_points"
     if in_game_points:
-        kind = facts.contract.kind
-        total = card_points_to_game_points(
-            ruleset, kind, abnat[side], abnat[1 - side], side == facts.contract.buyer_team
-        )
+        total = card_points_to_game_points(ruleset, facts.contract, side, abnat)
     else:
         total = abnat[side]
     if facts.project_team == side:
@@ -284,6 +299,8 @@ def _contract_outcome(
     option = tie.sun if contract.kind == "sun" else tie.hokum
     if option == "split":
         return "split", None
+    if option == "made":  # the same points as a split, and the buyer is said to have made it
+        return "made", buyer
     return "failed", opponents  # buyer_fails
 
 
@@ -309,9 +326,7 @@ def _score_own_points(
     project_raw = [0, 0]
     points = [0, 0]
     for side in (0, 1):
-        points[side] = card_points_to_game_points(
-            ruleset, contract.kind, abnat[side], abnat[1 - side], side == contract.buyer_team
-        )
+        points[side] = card_points_to_game_points(ruleset, contract, side, abnat)
         if facts.project_team == side:
             points[side] += facts.project_points
             project_raw[side] = facts.project_raw
@@ -360,22 +375,36 @@ def _score_winner_takes_all(
     base = round_value.sun if contract.kind == "sun" else round_value.hokum
     points = [0, 0]
     points[winner] = base * level + project_points * _project_multiplier(ruleset, level)
-    if _add_baloot(ruleset, facts, winner, points) and failure.id not in decided:
+    loser_baloot = ruleset.scoring.raised.loser_baloot if _is_raised(contract) else "kept"
+    if _add_baloot(ruleset, facts, winner, points, loser_baloot) and failure.id not in decided:
         decided.append(failure.id)
     return _pair(project_raw), _pair(points)
 
 
-def _add_baloot(ruleset: Ruleset, facts: HandFacts, winner: Team, points: list[int]) -> bool:
+def _add_baloot(
+    ruleset: Ruleset,
+    facts: HandFacts,
+    winner: Team,
+    points: list[int],
+    loser_baloot: Literal["kept", "lost"] = "kept",
+) -> bool:
     """Add the Baloot of a hand one side won outright; True if ``scoring.failure`` decided it.
 
-    The winner's own Baloot is added; the loser keeps its own unless the loser is the buyer's
-    side, whose Baloot follows ``scoring.failure.baloot``. Never multiplied.
+    The winner's own Baloot is added. The loser's is lost where ``loser_baloot`` says so (a
+    raised hand's ``scoring.raised.loser_baloot``, a Kaboot's ``swept_baloot``); otherwise the
+    loser keeps its own unless the loser is the buyer's side, whose Baloot follows
+    ``scoring.failure.baloot``. Never multiplied.
     """
     holder = facts.baloot_team
     if holder is None:
         return False
     value = ruleset.projects.baloot.game_points
-    if holder == winner or holder != facts.contract.buyer_team:
+    if holder == winner:
+        points[holder] += value
+        return False
+    if loser_baloot == "lost":
+        return False
+    if holder != facts.contract.buyer_team:
         points[holder] += value
         return False
     option = ruleset.scoring.failure.baloot
@@ -420,10 +449,9 @@ _Figures = tuple[tuple[int, int], tuple[int, int], tuple[int, int]]
 
 def _figures(ruleset: Ruleset, facts: HandFacts, abnat: tuple[int, int]) -> _Figures:
     """The aklat, the card scores and the project scores, before any outcome applies."""
-    kind, buyer = facts.contract.kind, facts.contract.buyer_team
     cards = (
-        card_points_to_game_points(ruleset, kind, abnat[0], abnat[1], buyer == 0),
-        card_points_to_game_points(ruleset, kind, abnat[1], abnat[0], buyer == 1),
+        card_points_to_game_points(ruleset, facts.contract, 0, abnat),
+        card_points_to_game_points(ruleset, facts.contract, 1, abnat),
     )
     projects = [0, 0]
     if facts.project_team is not None:

@@ -30,6 +30,7 @@ KIND_LABELS: dict[DivergenceKind, str] = {
     "illegal_event": "illegal event",
     "wrong_claim": "wrong claim",
     "missing_claim": "missing required claim",
+    "missing_event": "missing required event",
 }
 
 
@@ -121,6 +122,13 @@ def stopped_note(verdict: HandVerdict) -> list[str]:
     return ["  replay stopped: " + printable(verdict.error).replace("\n", "\n    ")]
 
 
+def unchecked_note(verdict: HandVerdict) -> list[str]:
+    """For a partial transcript: what could not be checked, as one indented line (or none)."""
+    if not verdict.unchecked:
+        return []
+    return ["  not checked: " + printable("; ".join(verdict.unchecked))]
+
+
 def hand_error(verdict: HandVerdict, style: Style = plain) -> str:
     """``file:line:col: h1 error: why the hand could not be replayed``."""
     where = str(verdict.location) if verdict.location else verdict.path
@@ -139,10 +147,13 @@ class FileTally:
     failed: int = 0
     errors: int = 0
     divergences: int = 0
+    partial: int = 0
+    """Hands with something left unchecked (partial transcripts)."""
 
     def add(self, verdict: HandVerdict) -> None:
         self.hands += 1
         self.divergences += len(verdict.divergences)
+        self.partial += bool(verdict.unchecked)
         if verdict.status == "pass":
             self.passed += 1
         elif verdict.status == "fail":
@@ -168,4 +179,5 @@ __all__ = [
     "printable",
     "ruleset_label",
     "stopped_note",
+    "unchecked_note",
 ]

@@ -66,6 +66,7 @@ def hand_record(verdict: HandVerdict) -> dict[str, Any]:
         "error": verdict.error,
         "location": _location(verdict.location),
         "divergences": [divergence_record(d) for d in verdict.divergences],
+        "unchecked": list(verdict.unchecked),
     }
 
 

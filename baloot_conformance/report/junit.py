@@ -61,6 +61,11 @@ def testcase(verdict: HandVerdict) -> ET.Element:
         if first is not None:
             element.set("type", first.kind)
         element.text = xml_text("\n".join(lines))
+    if verdict.unchecked:  # a partial transcript: say what its pass does not cover
+        properties = ET.Element("properties")
+        case.insert(0, properties)  # JUnit puts properties first
+        for what in verdict.unchecked:
+            ET.SubElement(properties, "property", name="unchecked", value=xml_text(what))
     return case
 
 

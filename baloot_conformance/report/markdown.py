@@ -50,6 +50,7 @@ class MarkdownReporter:
         self._files: list[FileTally] = []
         self._bullets: list[str] = []
         self._omitted = 0
+        self._unchecked: list[str] = []
 
     def start(self, header: RunHeader) -> None:
         self._header = header
@@ -70,6 +71,10 @@ class MarkdownReporter:
             items.append(
                 f"{md_code(where)} {md_code(d.position)}{rule}{root}: {md_text(d.message)}"
             )
+        if verdict.unchecked and len(self._unchecked) < self._max_shown:
+            where = str(verdict.location) if verdict.location else verdict.path
+            what = md_text("; ".join(verdict.unchecked))
+            self._unchecked.append(f"- {md_code(where)} {md_code(verdict.position)}: {what}")
         for item in items:
             if len(self._bullets) < self._max_shown:
                 self._bullets.append(f"- {item}")
@@ -99,15 +104,17 @@ class MarkdownReporter:
         if self._files:
             lines += [
                 "",
-                "| file | hands | passed | failed | errors |",
-                "| --- | ---: | ---: | ---: | ---: |",
+                "| file | hands | passed | failed | errors | partly unchecked |",
+                "| --- | ---: | ---: | ---: | ---: | ---: |",
             ]
             for f in self._files:
-                counts = f"{f.hands} | {f.passed} | {f.failed} | {f.errors}"
+                counts = f"{f.hands} | {f.passed} | {f.failed} | {f.errors} | {f.partial}"
                 lines.append(f"| {md_code(f.path, table=True)} | {counts} |")
         if self._bullets:
             lines += ["", "### Divergences", "", *self._bullets]
         if self._omitted:
             lines += ["", f"… and {self._omitted} more not shown (see the full report)."]
+        if self._unchecked:
+            lines += ["", "### Not checked (partial transcripts)", "", *self._unchecked]
         self._out.write("\n".join(lines) + "\n")
         self._out.flush()

@@ -21,6 +21,7 @@ from baloot_conformance.report.base import (
     printable,
     ruleset_label,
     stopped_note,
+    unchecked_note,
 )
 from baloot_conformance.verdict import HandVerdict, RunHeader, RunSummary
 
@@ -80,6 +81,9 @@ class TextReporter:
                 self._line(line)
         for line in stopped_note(verdict):
             self._line(line)
+        if verdict.unchecked and (self._verbose or verdict.status != "pass"):
+            for line in unchecked_note(verdict):
+                self._line(f"{printable(verdict.position)}{line}")
         self._out.flush()
 
     def _end_file(self) -> None:
@@ -94,6 +98,8 @@ class TextReporter:
             parts.append(plural(tally.errors, "error"))
         if tally.divergences:
             parts.append(plural(tally.divergences, "divergence"))
+        if tally.partial:
+            parts.append(f"{tally.partial} partly unchecked")
         word = self._style("pass", "PASS") if tally.ok else self._style("fail", "FAIL")
         self._line(f"{word} {printable(tally.path)}  {', '.join(parts)}")
 
