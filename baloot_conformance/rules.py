@@ -239,7 +239,9 @@ class AshkalEligibility(Rule):
     """What an Ashkal said by a player who may not say it is: an illegal call, or a Sun."""
 
 
-SunClaimants = Literal["live_only", "passed_may_claim", "all_earlier", "all_earlier_if_live", "none"]
+SunClaimants = Literal[
+    "live_only", "passed_may_claim", "all_earlier", "all_earlier_if_live", "none"
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -490,8 +492,8 @@ class ContractRule(Rule):
 
 @dataclass(frozen=True, slots=True)
 class ContractTie(Rule):
-    sun: Literal["split", "made", "buyer_fails"]
-    hokum: Literal["split", "made", "buyer_fails"]
+    sun: Literal["split", "buyer_fails", "made"]
+    hokum: Literal["split", "buyer_fails", "made"]
 
 
 @dataclass(frozen=True, slots=True)

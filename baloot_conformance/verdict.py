@@ -521,9 +521,7 @@ class HandChecker:
         """A partial transcript: the hand is played under the contract its claim states."""
         self.claims -= 1  # taken as given, not checked
         if item.buyer is None or item.kind is None:
-            raise _Stop(
-                f"a void hand cannot be checked without its auction ({self.partial})"
-            )
+            raise _Stop(f"a void hand cannot be checked without its auction ({self.partial})")
         hands = self._eight_cards()
         dealer = self.dealer
         if dealer is None:

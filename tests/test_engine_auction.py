@@ -123,8 +123,11 @@ def test_hokum_over_hokum_is_forbidden() -> None:
 
 
 def test_priority_hijack_lets_an_earlier_seat_take_the_hokum() -> None:
-    tazjel = load_ruleset("tazjel")
-    a = calls(auction(tazjel), "N pass", "W hokum", "S pass", "E pass")
+    hijack = with_bidding(
+        SAUDI,
+        hokum_over_hokum=replace(SAUDI.bidding.hokum_over_hokum, option="priority_hijack"),
+    )
+    a = calls(auction(hijack), "N pass", "W hokum", "S pass", "E pass")
     assert a.window == "hijack" and a.to_call() == N
     calls(a, "N hokum")
     assert str(a.window) == "confirm" and a.to_call() == N
@@ -166,6 +169,36 @@ def test_sun_priority_all_earlier_asks_in_priority_order() -> None:
     assert error.rule_id == "bidding.sun_priority"
     calls(a, "N pass", "W pass")
     assert a.result is not None and a.result.buyer == S
+
+
+def test_sun_priority_all_earlier_if_live_opens_only_over_a_live_seat() -> None:
+    # tazjel's Gablak window: it opens only when an earlier seat has not passed (here N's
+    # Hokum), and then every earlier seat may claim, W too though it passed.
+    a = calls(auction(priority("all_earlier_if_live")), "N hokum", "W pass", "S sun")
+    assert a.window == "claim" and a.to_call() == N
+    b = calls(auction(priority("all_earlier_if_live")), "N pass", "W pass", "S sun")
+    assert b.result is not None and b.result.buyer == S  # nobody live: the Sun stands
+    c = calls(auction(priority("live_only")), "N hokum", "W pass", "S sun", "N pass")
+    assert c.result is not None  # live_only never asks W, which passed
+
+
+def test_a_lapsing_claim_window_closes_by_itself() -> None:
+    tazjel = load_ruleset("tazjel")
+    assert tazjel.bidding.sun_priority.claims == "lapse"
+    a = calls(auction(tazjel), "N hokum", "W pass", "S sun")
+    assert a.window == "claim" and a.result is None
+    assert a.lapse_claims()
+    assert a.result is not None and (a.result.kind, a.result.buyer) == ("sun", S)
+    # A window that must be answered does not lapse.
+    b = calls(auction(), "N hokum", "W pass", "S sun")
+    assert not b.lapse_claims() and b.window == "claim"
+
+
+def test_tazjel_opens_no_window_in_round_two() -> None:
+    tazjel = load_ruleset("tazjel")
+    round1 = ["N pass", "W pass", "S pass", "E pass"]
+    a = calls(auction(tazjel), *round1, "N hokum S", "W sun")
+    assert a.result is not None and a.result.buyer == W
 
 
 def test_sun_priority_none_ends_the_auction_at_the_first_sun() -> None:

@@ -237,6 +237,16 @@ def test_no_card_in_two_projects() -> None:
     assert "uses KS in two projects" in caught.value.reason
 
 
+def test_a_four_of_a_kind_and_a_sequence_share_a_card_under_tazjel() -> None:
+    # projects.limits.shared_cards: across_kinds (tazjel, match seed 18, hand 5).
+    hand = "TS TH TD TC 9H 8H 7C 8C"
+    tens = declare(TAZJEL, "hokum", 3, hand, "hundred.four_of_a_kind", "TS TH TD TC")
+    sira = declare(TAZJEL, "hokum", 3, hand, "sira", "TH 9H 8H")
+    check_declarations(TAZJEL, "hokum", 3, [tens, sira])
+    with pytest.raises(IllegalAction, match="uses TH in two projects"):
+        check_declarations(SAUDI, "hokum", 3, [tens, sira])
+
+
 def test_limits_reject_another_seats_project() -> None:
     (sira,) = find_projects(SAUDI, "hokum", 1, cards("KS JH QH 7D QD KD AD TC"))
     with pytest.raises(ValueError, match="another seat"):

@@ -322,7 +322,7 @@ def test_a_raised_hand_allocates_the_losers_projects_as_on_failure(
 
 @pytest.mark.parametrize(
     ("name", "points"),
-    [("saudi", (32, 2)), ("kammelna", (32, 2)), ("majlis", (32, 2))],
+    [("saudi", (32, 2)), ("kammelna", (32, 2)), ("majlis", (32, 0))],
 )
 def test_the_opponents_keep_their_baloot_when_a_raised_buyer_makes_it(
     name: str, points: tuple[int, int]
@@ -466,9 +466,45 @@ def test_a_swept_buyers_baloot_follows_the_failure_rule(name: str, points: tuple
     assert score(name, hand("hokum", (0, 162), last=EW, baloot=NS)).game_points == points
 
 
-@pytest.mark.parametrize("name", ["saudi", "kammelna", "majlis"])
-def test_swept_opponents_keep_their_baloot(name: str) -> None:
-    assert score(name, hand("hokum", (162, 0), baloot=EW)).game_points == (25, 2)
+@pytest.mark.parametrize(
+    ("name", "points"), [("saudi", (25, 2)), ("tazjel", (25, 2)), ("majlis", (25, 0))]
+)
+def test_swept_opponents_keep_their_baloot_unless_the_ruleset_drops_it(
+    name: str, points: tuple[int, int]
+) -> None:
+    # majlis: scoring.kaboot.swept_baloot: lost (and scoring.raised.loser_baloot: lost above).
+    assert score(name, hand("hokum", (162, 0), baloot=EW)).game_points == points
+
+
+def test_the_swept_side_keeps_its_projects_under_tazjel() -> None:
+    # scoring.kaboot.projects: each_side; saudi: the swept side's projects score for nobody.
+    facts = hand("hokum", (162, 0), projects=(EW, 100, 10))
+    assert score("tazjel", facts).game_points == (25, 10)
+    assert score("saudi", facts).game_points == (25, 0)
+
+
+def test_a_raised_kaboot_multiplies_only_its_projects_under_majlis() -> None:
+    # scoring.kaboot.raised: projects_multiplied (x2 at most: capped_at_double).
+    facts = hand("hokum", (162, 0), level=3, projects=(NS, 50, 5))
+    assert score("majlis", facts).game_points == (25 + 5 * 2, 0)
+    assert score("saudi", facts).game_points == (25 + 5, 0)  # flat
+
+
+def test_an_exact_tie_is_made_under_majlis() -> None:
+    # scoring.contract.tie: made gives the points of a split and the buyer's contract.
+    facts = hand("sun", (65, 65))
+    majlis, saudi = score("majlis", facts), score("saudi", facts)
+    assert majlis.game_points == saudi.game_points == (13, 13)
+    assert (majlis.outcome, saudi.outcome) == ("made", "split")
+
+
+def test_the_risk_takers_pile_is_the_one_majlis_converts_last() -> None:
+    # scoring.hokum.conversion with takes_risk: the doubler takes the risk at x2.
+    unraised = hand("hokum", (46, 116), last=EW)
+    doubled = hand("hokum", (46, 116), last=EW, level=2, raisers=(W,))
+    assert score("majlis", unraised).card_scores == (4, 12)
+    assert score("majlis", doubled).card_scores == (5, 11)
+    assert score("saudi", doubled).card_scores == (5, 11)  # the pair rule rounds each pile
 
 
 # --- scoring.reverse_kaboot ----------------------------------------------------------------
@@ -647,8 +683,11 @@ def test_the_loser_of_a_raised_hand_scores_nothing_but_baloot(facts: HandFacts, 
     loser = 1 - winner
     baloot = ruleset(name).projects.baloot.game_points
     assert result.game_points[winner] > 0
-    assert result.game_points[loser] in (0, baloot)
-    if result.game_points[loser]:
+    kept = 0  # tazjel: the swept side keeps the projects it won the comparison with
+    if result.kaboot_team is not None and ruleset(name).scoring.kaboot.projects == "each_side":
+        kept = facts.project_points * facts.contract.level if facts.project_team == loser else 0
+    assert result.game_points[loser] - kept in (0, baloot)
+    if result.game_points[loser] - kept:
         assert facts.baloot_team == loser
     assert (result.match_winner is not None) == (
         facts.contract.gahwa and ruleset(name).doubling.gahwa.option == "match_win"

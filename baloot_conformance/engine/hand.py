@@ -250,7 +250,8 @@ class Hand:
                    faceup, totals=totals)  # fmt: skip
         hand.phase, hand.void_reason = "auction", ""  # the auction is not replayed
         hand._set_up(contract)
-        hand.push(Complete(tuple(h & ~f for h, f in zip(hands, first_five, strict=True))))
+        rest = [h & ~f for h, f in zip(hands, first_five, strict=True)]
+        hand.push(Complete((rest[0], rest[1], rest[2], rest[3])))
         return hand
 
     def assume_raises(self, level: int, locked: bool) -> None:

@@ -369,7 +369,9 @@ def _may_share(ruleset: Ruleset, a: Project, b: Project) -> bool:
 
 def _compatible(ruleset: Ruleset, projects: Sequence[Project]) -> bool:
     """No two of ``projects`` share a card, except as ``projects.limits`` allows."""
-    return all(not (a.cards & b.cards) or _may_share(ruleset, a, b) for a, b in combinations(projects, 2))
+    return all(
+        not (a.cards & b.cards) or _may_share(ruleset, a, b) for a, b in combinations(projects, 2)
+    )
 
 
 def automatic_declarations(

@@ -41,7 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from baloot_conformance.engine.model import Contract, ContractKind, Team, team
+from baloot_conformance.engine.model import Contract, Team, team
 from baloot_conformance.ruleset import Ruleset
 
 Outcome = Literal["made", "failed", "split", "kaboot", "reverse_kaboot"]

@@ -155,20 +155,20 @@ class Node:
         for index, value in enumerate(self.value):
             yield Node(value, self.source, f"{self.pointer}/{index}")
 
-    def keys(self) -> list[str]:
+    def fields(self) -> list[str]:
         return list(self._mapping())
 
-    def str(self) -> str:
+    def text(self) -> str:
         if not isinstance(self.value, str):
             raise self.error(f"expected a string, found {_kind(self.value)}")
         return self.value
 
-    def int(self) -> int:
+    def integer(self) -> int:
         if not isinstance(self.value, int) or isinstance(self.value, bool):
             raise self.error(f"expected an integer, found {_kind(self.value)}")
         return self.value
 
-    def bool(self) -> bool:
+    def flag(self) -> bool:
         if not isinstance(self.value, bool):
             raise self.error(f"expected true or false, found {_kind(self.value)}")
         return self.value

@@ -60,8 +60,8 @@ def convert(log: Any, source: str) -> str:
     lines = [
         "%btn 1",
         '[Ruleset "majlis@2"]',
-        f'[Engine "{comment_text(root["engine"].str())}"]',
-        f'[Seed "{root["seed"].int()}"]',
+        f'[Engine "{comment_text(root["engine"].text())}"]',
+        f'[Seed "{root["seed"].integer()}"]',
     ]
     root.ignore("phase", "matchScores", "seconds")
     for number, round_ in enumerate(root["rounds"].items(), start=1):
@@ -80,7 +80,7 @@ def _card(node: Node) -> str:
 
 def _card_id(node: Node) -> str:
     """A card written ``hearts-10``."""
-    suit, _, rank = node.str().partition("-")
+    suit, _, rank = node.text().partition("-")
     if suit not in SUIT_NAMES or rank not in RANKS:
         raise node.error(f"expected a card like 'hearts-10', found {node.value!r}")
     return RANKS[rank] + SUIT_NAMES[suit]
@@ -91,7 +91,7 @@ def _seat(node: Node) -> str:
 
 
 def _pair(node: Node) -> tuple[int, int]:
-    ns, ew = (item.int() for item in node.items())
+    ns, ew = (item.integer() for item in node.items())
     return ns, ew
 
 
@@ -102,7 +102,7 @@ def _round(node: Node) -> list[str]:
     lines.append(f"faceup {_card(node['faceUp'])}")
     plays: list[str] = []
     for action in node["actions"].items():
-        kind = action["type"].str()
+        kind = action["type"].text()
         seat = _seat(action["seat"])
         if kind == "bid":
             words = [action["call"].choice(_CALLS, "call")]
@@ -114,7 +114,7 @@ def _round(node: Node) -> list[str]:
             words = [action["call"].choice(_RAISES, "raise")]
             locked = action.get("locked")
             if locked is not None:
-                words.append("closed" if locked.bool() else "open")
+                words.append("closed" if locked.flag() else "open")
             lines.append(f"raise {seat} {' '.join(words)}")
         elif kind == "play_card":
             legal = " ".join(_card_id(c) for c in action["legal"].items())
@@ -124,7 +124,7 @@ def _round(node: Node) -> list[str]:
                 f"unknown action type {kind!r}", hint="known: bid, double, play_card"
             )
         action.done()
-    if node.has("redealt") and node["redealt"].bool():
+    if node.has("redealt") and node["redealt"].flag():
         return [*lines, "= contract none"]
     node.ignore("redealt")
     lines.append(f"= contract {_contract(node['contract'])}")
@@ -140,11 +140,11 @@ def _contract(node: Node) -> str:
     trump = node.get("trump")
     if trump is not None:
         words.append(trump.choice(SUIT_NAMES, "trump"))
-    level = node["multiplier"].int()
+    level = node["multiplier"].integer()
     if level > 1:
         words.append(f"x{level}")
         if kind == "hokum":
-            words.append("closed" if node["locked"].bool() else "open")
+            words.append("closed" if node["locked"].flag() else "open")
     node.ignore("receiver", "riskTaker", "doubler", "ashkal", "coffee", "locked")
     node.done()
     return " ".join(words)
@@ -156,15 +156,15 @@ def _projects(node: Node) -> list[str]:
     counted = {tuple(p["cards"].value) for p in node["counted"].items()}
     baloot = [0, 0]  # the engine counts Baloot among the projects; the notation does not
     for project in node["all"].items():
-        if project["kind"].str() == "baloot" and tuple(project["cards"].value) in counted:
+        if project["kind"].text() == "baloot" and tuple(project["cards"].value) in counted:
             baloot[project["team"].choice({0: "0", 1: "1"}, "team") == "1"] += project[
                 "gamePoints"
-            ].int()
+            ].integer()
         cards = " ".join(_card_id(c) for c in project["cards"].items())
         count = "counted" if tuple(project["cards"].value) in counted else "not counted"
         lines.append(
-            f"# majlis project: {_seat(project['seat'])} {project['kind'].str()} {cards} "
-            f"({project['gamePoints'].int()}, {count})"
+            f"# majlis project: {_seat(project['seat'])} {project['kind'].text()} {cards} "
+            f"({project['gamePoints'].integer()}, {count})"
         )
         project.ignore("highRank", "team")
         project.done()
@@ -181,8 +181,8 @@ def _result(node: Node, totals: tuple[int, int]) -> list[str]:
     abnat = _pair(node["cardRawPoints"])
     cards = _pair(node["cardGamePoints"])
     projects = _pair(node["projectPoints"])
-    outcome = "made" if node["contractMade"].bool() else "failed"
-    reason = comment_text(node["reason"].str())
+    outcome = "made" if node["contractMade"].flag() else "failed"
+    reason = comment_text(node["reason"].text())
     lines = [
         f"# majlis projectPoints (Baloot included, doubled when raised): {pair(*projects)}",
         f"= abnat {pair(*abnat)}",

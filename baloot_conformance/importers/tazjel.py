@@ -34,9 +34,10 @@ Placed as:
 
 Left out on purpose, as repeats of what is placed: the record's ``roundNumber``,
 ``dealerIndex``, ``floorCard``, ``declarations`` and each team's ``projects`` (the projects that
-counted), the record's ``abnat`` (``aklat`` + ``ardh`` + ``projectPoints``), ``multiplierApplied`` (the contract's level),
-``scores.bid``, ``scores.project``, ``scores.roundNumber``, the bid's ``doubled``, ``variant``
-and ``isTentative``; each trick's ``playedBy``; the log's
+counted), the record's ``abnat`` (``aklat`` + ``ardh`` + ``projectPoints``),
+``multiplierApplied`` (the contract's level), ``scores.bid``, ``scores.project``,
+``scores.roundNumber``, the bid's ``doubled``, ``variant`` and ``isTentative``; each trick's
+``playedBy``; each Baloot's confirmation on its second card; the log's
 ``final`` (the last total) and ``seconds``.
 """
 
@@ -68,8 +69,8 @@ def convert(log: Any, source: str) -> str:
     lines = [
         "%btn 1",
         '[Ruleset "tazjel@2"]',
-        f'[Engine "{comment_text(root["engine"].str())}"]',
-        f'[Seed "{root["seed"].int()}"]',
+        f'[Engine "{comment_text(root["engine"].text())}"]',
+        f'[Seed "{root["seed"].integer()}"]',
     ]
     root.ignore("final", "seconds")
     for number, round_ in enumerate(root["rounds"].items(), start=1):
@@ -81,7 +82,7 @@ def convert(log: Any, source: str) -> str:
 
 def _card_text(node: Node) -> str:
     """A card written ``10♥``."""
-    text = node.str()
+    text = node.text()
     rank, suit = text[:-1], text[-1:]
     if rank not in RANKS or suit not in SUIT_SYMBOLS:
         raise node.error(f"expected a card like '10♥', found {text!r}")
@@ -122,7 +123,7 @@ def _round(node: Node) -> list[str]:
         else:
             lines.append(f"{text}  # opens a Gablak window (GABLAK_TRIGGERED)")
         call.done()
-    if node.has("redealt") and node["redealt"].bool():
+    if node.has("redealt") and node["redealt"].flag():
         node.ignore("plays", "declared")
         return [*lines, "= contract none"]
     node.ignore("redealt")
@@ -154,7 +155,7 @@ def _round(node: Node) -> list[str]:
 def _by_position(node: Node) -> list[tuple[str, Node]]:
     """The entries of an object keyed by position name, with their seats."""
     entries = []
-    for key in node.keys():
+    for key in node.fields():
         if key not in _POSITIONS:
             raise node[key].error(f"unknown position {key!r}", hint="known: Bottom Right Top Left")
         entries.append((_POSITIONS[key], node[key]))
@@ -179,7 +180,7 @@ def _contract(node: Node) -> str:
     suit = node.get("suit")
     if suit is not None:
         words.append(suit.choice(SUIT_SYMBOLS, "suit"))
-    level = node["level"].int()
+    level = node["level"].integer()
     if level > 1:
         words.append(f"x{level}")
     node.ignore("doubled", "variant", "isAshkal", "isTentative")
@@ -205,7 +206,7 @@ def _tricks(plays: Node, tricks: Node) -> tuple[list[str], set[str]]:
                 f"trick {number} lists other cards than 'plays': {logged} against {played}"
             )
         winner = trick["winner"].choice(_POSITIONS, "position")
-        points = trick["points"].int()
+        points = trick["points"].integer()
         if any(after):
             for (seat, card), extra in zip(played, after, strict=True):
                 lines += [f"play {seat} {card}", *extra]
@@ -216,7 +217,9 @@ def _tricks(plays: Node, tricks: Node) -> tuple[list[str], set[str]]:
         trick.ignore("playedBy")
         trick.done()
     if len(cards) != 4 * len(tricks.value):
-        raise plays.error(f"{len(cards)} cards played, but the record has {len(tricks.value)} tricks")
+        raise plays.error(
+            f"{len(cards)} cards played, but the record has {len(tricks.value)} tricks"
+        )
     return lines, announced
 
 
@@ -228,7 +231,7 @@ def _announcement(meta: Node, announced: set[str]) -> list[str]:
     if baloot is not None:
         seat = baloot["position"].choice(_POSITIONS, "position")
         phase = baloot["phase"].choice({"BALOOT": "BALOOT", "RE_BALOOT": "RE_BALOOT"}, "phase")
-        message = comment_text(baloot["message"].str())
+        message = comment_text(baloot["message"].text())
         if phase == "BALOOT":
             lines.append(f"baloot {seat}  # {message}")
             announced.add(seat)
@@ -242,7 +245,7 @@ def _scores(scores: Node, totals: Node) -> list[str]:
     sides = {side: scores[side] for side in ("us", "them")}
     figures: dict[str, tuple[int, int]] = {}
     for name in ("aklat", "ardh", "projectPoints", "result"):
-        us, them = sides["us"][name].int(), sides["them"][name].int()
+        us, them = sides["us"][name].integer(), sides["them"][name].integer()
         figures[name] = (us, them)
     winner = scores["winner"].choice(_SIDES, "side")
     lines = [
@@ -250,20 +253,20 @@ def _scores(scores: Node, totals: Node) -> list[str]:
         f"# tazjel projectPoints (own projects, before the outcome): "
         f"{pair(*figures['projectPoints'])}",
     ]
-    if scores["baida"].bool():
+    if scores["baida"].flag():
         lines.append("# tazjel baida: equal scores")
     lines += [
         f"= aklat {pair(*figures['aklat'])}",
         f"= abnat {pair(*(a + b for a, b in zip(figures['aklat'], figures['ardh'], strict=True)))}",
     ]
     for side, team in zip(("us", "them"), TEAMS, strict=True):
-        if sides[side]["isKaboot"].bool():
+        if sides[side]["isKaboot"].flag():
             lines.append(f"= kaboot {team}")
         sides[side].ignore("abnat", "multiplierApplied", "projects")
         sides[side].done()
     lines += [
         f"= score {pair(*figures['result'])}",
-        f"= total {pair(totals['us'].int(), totals['them'].int())}",
+        f"= total {pair(totals['us'].integer(), totals['them'].integer())}",
     ]
     totals.done()
     scores.ignore("bid", "project", "roundNumber")

@@ -122,11 +122,9 @@ def stopped_note(verdict: HandVerdict) -> list[str]:
     return ["  replay stopped: " + printable(verdict.error).replace("\n", "\n    ")]
 
 
-def unchecked_note(verdict: HandVerdict) -> list[str]:
-    """For a partial transcript: what could not be checked, as one indented line (or none)."""
-    if not verdict.unchecked:
-        return []
-    return ["  not checked: " + printable("; ".join(verdict.unchecked))]
+def unchecked_note(verdict: HandVerdict) -> str:
+    """For a partial transcript: ``not checked: ...``, what could not be checked."""
+    return "not checked: " + printable("; ".join(verdict.unchecked))
 
 
 def hand_error(verdict: HandVerdict, style: Style = plain) -> str:

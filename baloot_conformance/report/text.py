@@ -81,9 +81,11 @@ class TextReporter:
                 self._line(line)
         for line in stopped_note(verdict):
             self._line(line)
-        if verdict.unchecked and (self._verbose or verdict.status != "pass"):
-            for line in unchecked_note(verdict):
-                self._line(f"{printable(verdict.position)}{line}")
+        if verdict.unchecked:
+            where = str(verdict.location) if verdict.location else verdict.path
+            self._line(
+                f"{printable(where)}: {printable(verdict.position)} {unchecked_note(verdict)}"
+            )
         self._out.flush()
 
     def _end_file(self) -> None:
