@@ -178,6 +178,9 @@ def _formula_inputs(rule_id: str, name: str, a: str, b: str) -> list[str]:
             for risk in (True, False)
         ]
     fa, fb = parse_formula(a, variables), parse_formula(b, variables)
+    used = fa.variables | fb.variables  # vary only what either formula reads
+    reduced = ({k: v for k, v in env.items() if k in used} for env in inputs)
+    inputs = list({tuple(env.items()): env for env in reduced}.values())
     differ = [(env, fa.evaluate(env), fb.evaluate(env)) for env in inputs]
     differ = [d for d in differ if d[1] != d[2]]
     if not differ:
@@ -361,6 +364,7 @@ _NEEDS: dict[tuple[str, str], tuple[str, Any]] = {
     ("play.hokum.partner_winning", "certain_tops"): ("option", "fourth_or_certain_top"),
     ("doubling.gahwa", "points"): ("option", "fixed_points"),
     ("bidding.hokum_confirmation", "ace_faceup_switch"): ("option", "confirm_or_switch"),
+    ("projects.limits", "per_player"): ("shared_cards", "across_kinds"),
 }
 
 

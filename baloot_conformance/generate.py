@@ -159,6 +159,7 @@ class _Items:
     def _rest(self, hand: Hand) -> Iterator[tr.Rest]:
         """The completion of the deal: the buyer's two cards besides the face-up card, three
         for everyone else."""
+        hand.settle_auction()  # a Sun-claim window the play let lapse
         contract = hand.contract
         assert contract is not None
         for seat in range(4):

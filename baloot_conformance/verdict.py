@@ -816,7 +816,7 @@ _CLAIM_HANDLERS: dict[type[tr.Claim], Callable[[HandChecker, Any], None]] = {
 
 #: What ``--require`` can demand, for a strict gate: the claims, and the auction (a hand
 #: that logs no auction, or not enough of it to replay, fails instead of passing unchecked).
-REQUIRABLE_CLAIMS = (
+REQUIRABLE = (
     "contract", "trick", "legal", "abnat", "aklat", "projects", "cardscore", "projectscore",
     "score", "total", "result", "kaboot", "winner", "auction",
 )  # fmt: skip
@@ -833,8 +833,9 @@ def check_hand(
 ) -> tuple[HandVerdict, HandChecker]:
     """Replay one hand of ``game``; the checker is returned too (its result, for the next).
 
-    ``required`` names claims that must be present (see :data:`REQUIRABLE_CLAIMS`); each one
-    missing is a ``missing_claim`` divergence.
+    ``required`` names claims that must be present (see :data:`REQUIRABLE`); each one
+    missing is a ``missing_claim`` divergence, and an auction that cannot be replayed a
+    ``missing_event`` one.
     """
     checker = HandChecker(rules, path, ruleset_name, game, expected_dealer)
     checker.scan(hand)

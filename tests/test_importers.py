@@ -95,7 +95,7 @@ def test_third_party_importers_come_from_entry_points(monkeypatch: pytest.Monkey
         name = "toy"
 
         def load(self) -> Any:
-            return lambda data, source: f"%btn 1\n[Ruleset \"saudi@1\"]\n# {data['n']}\n"
+            return lambda data, source: f'%btn 1\n[Ruleset "saudi@1"]\n# {data["n"]}\n'
 
     monkeypatch.setattr(importers, "entry_points", lambda group: [Point()])
     assert importer("toy")({"n": 7}, "x") == '%btn 1\n[Ruleset "saudi@1"]\n# 7\n'
@@ -131,3 +131,25 @@ def test_import_command(tmp_path: Path) -> None:
     err = io.StringIO()
     assert main(["import", "--from", "majlis", str(bad)], io.StringIO(), err) == 2
     assert "bad.json:1:2: not JSON" in err.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("content", "code", "message"),
+    [
+        ("[" * 50_000, 2, "not a usable JSON log"),  # nested beyond the parser's depth
+        ('{"seed": ' + "9" * 5000 + "}", 2, "not a usable JSON log"),  # an integer too long
+        ("[1, 2]", 1, "/: expected an object, found a list"),
+        (b"\x1f\x8b\x08broken", 2, "cannot read the log"),  # a gzip file cut short
+    ],
+)
+def test_hostile_logs_are_refused_cleanly(
+    tmp_path: Path, content: str | bytes, code: int, message: str
+) -> None:
+    path = tmp_path / "log.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    err = io.StringIO()
+    assert main(["import", "--from", "majlis", str(path)], io.StringIO(), err) == code
+    assert message in err.getvalue() and "Traceback" not in err.getvalue()

@@ -27,7 +27,7 @@ from baloot_conformance.generate import generate_games
 from baloot_conformance.report import make_reporter
 from baloot_conformance.ruleset import Ruleset, load_ruleset
 from baloot_conformance.verdict import (
-    REQUIRABLE_CLAIMS,
+    REQUIRABLE,
     HandVerdict,
     RunHeader,
     RunSummary,
@@ -72,11 +72,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     check.add_argument(
         "--require",
-        metavar="CLAIMS",
+        metavar="NAMES",
         default="",
         help="comma-separated claims every hand must carry, for a strict gate: "
-        + ", ".join(REQUIRABLE_CLAIMS)
-        + " (or 'all')",
+        + ", ".join(REQUIRABLE)
+        + " (or 'all'); 'auction' fails a hand whose auction is not logged",
     )
     check.add_argument(
         "--format",
@@ -164,12 +164,12 @@ def _expand(patterns: list[str], err: TextIO) -> list[str] | None:
 def _required(text: str) -> frozenset[str]:
     names = {n.strip() for n in text.split(",") if n.strip()}
     if "all" in names:
-        return frozenset(REQUIRABLE_CLAIMS)
-    unknown = sorted(names - set(REQUIRABLE_CLAIMS))
+        return frozenset(REQUIRABLE)
+    unknown = sorted(names - set(REQUIRABLE))
     if unknown:
         raise UnreadableInputError(
-            f"--require: unknown claim(s) {', '.join(unknown)}",
-            hint="claims: " + ", ".join(REQUIRABLE_CLAIMS) + ", or all",
+            f"--require: unknown name(s) {', '.join(unknown)}",
+            hint="names: " + ", ".join(REQUIRABLE) + ", or all",
         )
     return frozenset(names)
 

@@ -112,9 +112,12 @@ def random_hand(
         _enrich(rules, pack, dealer, rng)
     hand = Hand.shuffled(rules, dealer, pack, totals)
     aim = None if policy == DEFAULT_POLICY else _aim(policy, rng)
+    lapses = rules.bidding.sun_priority.claims == "lapse"
     while not hand.is_over():
         if hand.phase == "play" and hand.tricks_done and hand.announcement() is None:
             hand.push_play(random_card(hand, rng))  # most of a hand, kept cheap
+        elif lapses and hand.auction.window == "claim" and rng.random() < 0.5:
+            hand.settle_auction()  # a Sun-claim window left to lapse, unanswered
         else:
             hand.push(choose(hand, rng, policy, aim))
     return hand

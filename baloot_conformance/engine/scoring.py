@@ -16,14 +16,19 @@ Where the rules leave a case open, this module decides as follows (the rule tabl
 
 - Baloot is never multiplied and is not a project: it scores for its holder's side whoever wins,
   except the *buyer's* Baloot when the buyer loses, which follows ``scoring.failure.baloot``
-  (in a failed, a raised or a swept hand alike). So the loser of a raised hand or of a Kaboot
-  scores 0 except its own Baloot, and ``scoring.kaboot.projects: ignored`` drops the sweeping
-  side's projects but not its Baloot.
-- In a Kaboot only the sweeping side's projects can count (``projects: added``); the swept
-  side's projects score for nobody. ``raised: flat`` means the raise does not touch a Kaboot at
-  all (value and projects unmultiplied); ``multiplied`` scores it like a raised hand with the
-  Kaboot value in place of the round value (value x level, projects by
-  ``scoring.raised.project_multiplier``). A reverse Kaboot is never multiplied, projects included.
+  (in a failed, a raised or a swept hand alike), and the loser's Baloot where
+  ``scoring.raised.loser_baloot`` or ``scoring.kaboot.swept_baloot`` is ``lost``. So the loser
+  of a raised hand or of a Kaboot scores 0 except its own Baloot, and
+  ``scoring.kaboot.projects: ignored`` drops the sweeping side's projects but not its Baloot.
+- In a Kaboot only the sweeping side's projects can count (``projects: added``), or the
+  comparison winner's whichever side it is (``each_side``); otherwise the swept side's projects
+  score for nobody. ``raised: flat`` means the raise does not touch a Kaboot at all (value and
+  projects unmultiplied); ``multiplied`` scores it like a raised hand with the Kaboot value in
+  place of the round value (value x level, projects by ``scoring.raised.project_multiplier``);
+  ``projects_multiplied`` multiplies the projects only. A reverse Kaboot is never multiplied,
+  projects included.
+- ``scoring.contract.tie`` ``made`` scores a tie as ``split`` does (each side its own points)
+  and calls it made.
 - In a raised hand the loser's projects go to the winner or nobody as ``scoring.failure.projects``
   says, whichever side lost.
 - Gahwa overrides Kaboot (SAKKAH): the hand's winner is found as usual (a sweep, else the

@@ -89,6 +89,8 @@ def import_file(name: str, path: Path) -> str:
             f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}",
             hint="an importer reads the engine's JSON log as the engine wrote it",
         ) from None
+    except (ValueError, RecursionError) as exc:  # a huge integer, or nesting too deep
+        raise UnreadableInputError(f"{path}: not a usable JSON log: {exc}") from None
     return convert(log, str(path))
 
 
