@@ -892,30 +892,27 @@ def _check_required(checker: HandChecker, hand: tr.Hand, required: frozenset[str
         needed.append((name, played and name not in names))
     for name in ("score", "total"):
         needed.append((name, result is not None and name not in names))
+    missing: list[tuple[str, DivergenceKind]] = [
+        (name, "missing_claim") for name, absent in needed if name in required and absent
+    ]
     if "auction" in required and checker.partial:
+        missing.insert(0, ("bid1", "missing_event"))
+    for name, kind in missing:
+        message = (
+            f"the auction cannot be checked ({checker.partial}; required by --require auction)"
+            if kind == "missing_event"
+            else f"the hand has no '= {name}' claim (required by --require)"
+        )
         checker.divergences.append(
             Divergence(
-                position=f"{hand.position}.bid1",
+                position=f"{hand.position}.{name}",
                 location=Location(checker.path, hand.line, hand.column),
                 rule_id=None,
-                kind="missing_event",
-                message=f"the auction cannot be checked ({checker.partial}; required by "
-                "--require auction)",
+                kind=kind,
+                message=message,
                 root=not checker.divergences,
             )
         )
-    for name, missing in needed:
-        if name in required and missing:
-            checker.divergences.append(
-                Divergence(
-                    position=f"{hand.position}.{name}",
-                    location=Location(checker.path, hand.line, hand.column),
-                    rule_id=None,
-                    kind="missing_claim",
-                    message=f"the hand has no '= {name}' claim (required by --require)",
-                    root=not checker.divergences,
-                )
-            )
 
 
 def _project_name(word: str, cards: CardSet) -> str:

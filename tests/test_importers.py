@@ -106,10 +106,11 @@ def test_third_party_importers_come_from_entry_points(monkeypatch: pytest.Monkey
 
 
 def test_import_command(tmp_path: Path) -> None:
+    stdout = io.StringIO()
     logs = [LOGS / "majlis" / "m2.json.gz", LOGS / "majlis" / "m3.json.gz"]
     out, err = io.StringIO(), io.StringIO()
     assert main(["import", "--from", "majlis", *map(str, logs)], out, err) == 2
-    assert "several logs need --output FOLDER" in err.getvalue()
+    assert "several files need --output FOLDER" in err.getvalue()
     folder = tmp_path / "btn"
     assert main(["import", "--from", "majlis", *map(str, logs), "-o", str(folder)]) == 0
     assert sorted(p.name for p in folder.iterdir()) == ["m2.btn", "m3.btn"]
@@ -126,6 +127,9 @@ def test_import_command(tmp_path: Path) -> None:
     err = io.StringIO()
     assert main(["import", "--from", "nope", str(plain)], io.StringIO(), err) == 2
     assert "no importer named 'nope'" in err.getvalue()
+    err = io.StringIO()
+    assert main(["import", "--from", "majlis", str(plain), "-o", str(plain)], stdout, err) == 2
+    assert "is one of the inputs" in err.getvalue() and plain.read_bytes()[:1] == b"{"
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     err = io.StringIO()

@@ -12,6 +12,7 @@ import argparse
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -155,30 +156,56 @@ def _convert_one(path: Path, to: str) -> str:
 
 def run_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Convert each file; 1 if any is invalid, 2 for usage problems."""
+    suffix = ".json" if args.to == "json" else ".btn"
+    return _each_file(
+        args,
+        stdout,
+        stderr,
+        lambda path: _convert_one(path, args.to),
+        lambda path: path.stem + suffix,
+        TranscriptSyntaxError,
+    )
+
+
+def _each_file(
+    args: argparse.Namespace,
+    stdout: TextIO,
+    stderr: TextIO,
+    convert: Callable[[Path], str],
+    name: Callable[[Path], str],
+    invalid: type[Exception],
+) -> int:
+    """Convert ``args.files`` one by one: to standard output, to ``--output`` (a file for one
+    input, a folder for several, each result under ``name(path)``). 1 if an input is
+    ``invalid`` (reported, the others still converted), 2 for usage problems."""
     files = [Path(f) for f in args.files]
     for path in files:
         if not path.is_file():
             print(f"error: {path}: no such file", file=stderr)
             return EXIT_USAGE
     output = Path(args.output) if args.output else None
+    if output is not None and any(output.resolve() == path.resolve() for path in files):
+        print(
+            f"error: --output {output} is one of the inputs; it would be overwritten", file=stderr
+        )
+        return EXIT_USAGE
     if len(files) > 1:
         if output is None:
             print("error: several files need --output FOLDER", file=stderr)
             return EXIT_USAGE
         output.mkdir(parents=True, exist_ok=True)
-    suffix = ".json" if args.to == "json" else ".btn"
     status = EXIT_OK
     for path in files:
         try:
-            text = _convert_one(path, args.to)
-        except TranscriptSyntaxError as exc:
+            text = convert(path)
+        except invalid as exc:
             print(f"error: {exc}", file=stderr)
             status = EXIT_INVALID
             continue
         if output is None:
             stdout.write(text)
         elif len(files) > 1 or output.is_dir():
-            (output / (path.stem + suffix)).write_text(text, encoding="utf-8", newline="\n")
+            (output / name(path)).write_text(text, encoding="utf-8", newline="\n")
         else:
             output.write_text(text, encoding="utf-8", newline="\n")
     return status
@@ -188,30 +215,11 @@ def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Import each log; 1 if a log has a shape its importer cannot place, 2 for usage
     problems (an unknown importer, a missing or unreadable file)."""
     importer(args.engine)  # an unknown name is a usage error before any file is read
-    files = [Path(f) for f in args.files]
-    for path in files:
-        if not path.is_file():
-            print(f"error: {path}: no such file", file=stderr)
-            return EXIT_USAGE
-    output = Path(args.output) if args.output else None
-    if len(files) > 1:
-        if output is None:
-            print("error: several logs need --output FOLDER", file=stderr)
-            return EXIT_USAGE
-        output.mkdir(parents=True, exist_ok=True)
-    status = EXIT_OK
-    for path in files:
-        try:
-            text = import_file(args.engine, path)
-        except ImportLogError as exc:
-            print(f"error: {exc}", file=stderr)
-            status = EXIT_INVALID
-            continue
-        if output is None:
-            stdout.write(text)
-        elif len(files) > 1 or output.is_dir():
-            stem = path.name.removesuffix(".gz").removesuffix(".json")
-            (output / f"{stem}.btn").write_text(text, encoding="utf-8", newline="\n")
-        else:
-            output.write_text(text, encoding="utf-8", newline="\n")
-    return status
+    return _each_file(
+        args,
+        stdout,
+        stderr,
+        lambda path: import_file(args.engine, path),
+        lambda path: path.name.removesuffix(".gz").removesuffix(".json") + ".btn",
+        ImportLogError,
+    )

@@ -202,6 +202,30 @@ SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 SUIT_NAMES = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
 
 
+def match(
+    log: Any,
+    source: str,
+    ruleset: str,
+    ignored: tuple[str, ...],
+    round_: Callable[[Node], list[str]],
+) -> str:
+    """A match log as BTN: its header from the log's ``engine`` and ``seed``, then a hand for
+    each of its ``rounds`` from ``round_`` (which places the round's fields)."""
+    root = Node(log, source)
+    lines = [
+        "%btn 1",
+        f'[Ruleset "{ruleset}"]',
+        f'[Engine "{comment_text(root["engine"].text())}"]',
+        f'[Seed "{root["seed"].integer()}"]',
+    ]
+    root.ignore(*ignored)
+    for number, node in enumerate(root["rounds"].items(), start=1):
+        lines += ["", f"hand {number}", *round_(node)]
+        node.done()
+    root.done()
+    return "\n".join(lines) + "\n"
+
+
 def pair(ns: int, ew: int) -> str:
     return f"NS {ns} EW {ew}"
 

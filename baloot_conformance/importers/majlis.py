@@ -39,6 +39,7 @@ from baloot_conformance.importers import (
     TEAMS,
     Node,
     comment_text,
+    match,
     pair,
 )
 
@@ -56,19 +57,7 @@ _KINDS = {"sun": "sun", "hokom": "hokum"}
 
 def convert(log: Any, source: str) -> str:
     """BTN text for one majlis-baloot match log (see the module docstring)."""
-    root = Node(log, source)
-    lines = [
-        "%btn 1",
-        '[Ruleset "majlis@2"]',
-        f'[Engine "{comment_text(root["engine"].text())}"]',
-        f'[Seed "{root["seed"].integer()}"]',
-    ]
-    root.ignore("phase", "matchScores", "seconds")
-    for number, round_ in enumerate(root["rounds"].items(), start=1):
-        lines += ["", f"hand {number}", *_round(round_)]
-        round_.done()
-    root.done()
-    return "\n".join(lines) + "\n"
+    return match(log, source, "majlis@2", ("phase", "matchScores", "seconds"), _round)
 
 
 def _card(node: Node) -> str:

@@ -52,6 +52,7 @@ from baloot_conformance.importers import (
     TEAMS,
     Node,
     comment_text,
+    match,
     pair,
 )
 
@@ -65,19 +66,7 @@ _STATUSES = {"GABLAK_TRIGGERED": "GABLAK_TRIGGERED", "GABLAK_TIMEOUT": "GABLAK_T
 
 def convert(log: Any, source: str) -> str:
     """BTN text for one tazjel match log (see the module docstring)."""
-    root = Node(log, source)
-    lines = [
-        "%btn 1",
-        '[Ruleset "tazjel@2"]',
-        f'[Engine "{comment_text(root["engine"].text())}"]',
-        f'[Seed "{root["seed"].integer()}"]',
-    ]
-    root.ignore("final", "seconds")
-    for number, round_ in enumerate(root["rounds"].items(), start=1):
-        lines += ["", f"hand {number}", *_round(round_)]
-        round_.done()
-    root.done()
-    return "\n".join(lines) + "\n"
+    return match(log, source, "tazjel@2", ("final", "seconds"), _round)
 
 
 def _card_text(node: Node) -> str:
