@@ -139,7 +139,7 @@ def disagreements_markdown(
             )
         for entries in readings.values():
             holders = ", ".join(f"`{p.id}`" for p, _ in entries)
-            change = "; ".join(difference.details)
+            change = "; ".join(entries[0][1].details)  # one reading: the same details
             out += [f"**{holders}**: {change}", ""]
             for profile, d in entries:
                 statement = d.rule_b.get("statement", "")

@@ -618,11 +618,20 @@ class HandChecker:
                 )
             return
         if contract is None:
+            open_auction = engine is not None and engine.phase == "auction"
+            rule = self.rules.bidding.all_pass.id if engine and engine.void_reason else None
+            message = "the claimed contract does not exist at this point"
+            if engine is not None and open_auction:
+                rule = engine.auction.window_rule()
+                message = (
+                    f"the auction is not over: it is {SEAT_NAMES[engine.auction.to_call()]}'s "
+                    "call, so there is no contract yet"
+                )
             self.diverge(
                 item,
                 "wrong_claim",
-                self.rules.bidding.all_pass.id if engine and engine.void_reason else None,
-                "the claimed contract does not exist at this point",
+                rule,
+                message,
                 expected="none",
                 claimed=_claim_words(item),
             )

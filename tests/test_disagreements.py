@@ -43,3 +43,13 @@ def test_the_page_shows_the_source_texts_in_their_own_words() -> None:
     witnesses = committed_witnesses(page)
     assert ("play.first_lead", "gamerules") in witnesses
     assert witnesses[("play.first_lead", "gamerules")].startswith("%btn 1")
+
+
+def test_each_reading_shows_its_own_change() -> None:
+    """The change line above each group of profiles is that group's (it once showed another
+    group's: flutter's each_raiser lock read 'at_double_and_four')."""
+    page = disagreements_markdown(witness_for=lambda a, b, d: None)
+    lock = page.split("### `doubling.lock`")[1].split("### ")[0]
+    assert "**`baloot-ui-flutter`**: option: doubler_at_double -> each_raiser" in lock
+    assert "**`majlis`, `wikipedia-ja`**: option: doubler_at_double -> at_double_and_four" in lock
+    assert "**`tazjel`**: option: doubler_at_double -> buyer_after_raises" in lock

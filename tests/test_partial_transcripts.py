@@ -18,7 +18,7 @@ import pytest
 from baloot_conformance.cli import main
 from baloot_conformance.errors import TranscriptSyntaxError
 from baloot_conformance.importers import import_file
-from baloot_conformance.ruleset import load_ruleset
+from baloot_conformance.ruleset import derive_ruleset, load_ruleset
 from baloot_conformance.transcript import TranscriptReader, read_transcript
 from baloot_conformance.verdict import HandVerdict, check_hands
 
@@ -211,3 +211,17 @@ def test_an_event_in_the_sun_claim_window_cites_sun_priority() -> None:
     assert verdict.divergences[0].rule_id == "bidding.sun_priority"
     [verdict] = check(text, "tazjel")
     assert verdict.status == "pass"
+
+
+def test_an_event_in_the_hijack_window_cites_hokum_over_hokum() -> None:
+    saudi = load_ruleset("saudi")
+    rule = dict(saudi.document["bidding"]["hokum_over_hokum"], option="priority_hijack")
+    hijack = derive_ruleset(saudi, {"bidding.hokum_over_hokum": rule}, "hijack")
+    calls = "bid N pass\nbid W hokum\nbid S pass\nbid E pass\n= contract W hokum S\n"
+    text = hand_of(WORKED, 1).replace(
+        "bid N hokum\nbid W pass\nbid S pass\nbid E pass\n= contract N hokum S\n", calls
+    )
+    with TranscriptReader(io.StringIO(text), "t.btn") as reader:
+        [verdict] = check_hands(reader, "t.btn", hijack)
+    # N passed before W's Hokum, so N may take it over: the contract claim comes too early.
+    assert verdict.divergences[0].rule_id == "bidding.hokum_over_hokum"
