@@ -363,4 +363,6 @@ def from_json_text(text: str, path: str = "<json>") -> Transcript:
         ) from None
     except RecursionError:
         raise TranscriptSyntaxError(f"{path}: JSON nested too deeply") from None
+    except ValueError as exc:  # an integer too long for Python to read
+        raise TranscriptSyntaxError(f"{path}: not a usable JSON form: {exc}") from None
     return from_json(data, path)

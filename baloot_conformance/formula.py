@@ -83,6 +83,9 @@ class Formula:
     source: str
     variables: frozenset[str]
     result_type: VarType
+    variable_divisor: bool
+    """Some divisor depends on the variables, so a division by zero is possible at run time
+    (a ruleset's validation tries every input the engine can give)."""
     _signature: tuple[tuple[str, VarType], ...] = field(repr=False)
     _fn: _Fn = field(repr=False, compare=False)
 
@@ -172,6 +175,7 @@ def parse_formula(text: str, variables: Mapping[str, VarType]) -> Formula:
         source=text,
         variables=frozenset(checker.used),
         result_type=node.type,
+        variable_divisor=checker.variable_divisor,
         _signature=signature,
         _fn=node.fn,
     )
@@ -487,6 +491,7 @@ class _Checker:
         self.text = text
         self.declared = declared
         self.used: set[str] = set()
+        self.variable_divisor = False
 
     def fail(self, message: str, at: Tree[Token] | Token | int, hint: str) -> NoReturn:
         column = at if isinstance(at, int) else _column(at)
@@ -603,6 +608,7 @@ class _Checker:
                         "divide by a number that is not 0",
                     )
                 op = _PLAIN_OPS[symbol] if right.constant else _guarded(symbol, _column(token))
+                self.variable_divisor |= not right.constant
             else:
                 op = _PLAIN_OPS[symbol]
             steps.append((op, right))

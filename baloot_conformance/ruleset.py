@@ -238,6 +238,13 @@ def _scalar(node: yaml.ScalarNode, where: Location, dates_as_text: bool) -> Any:
                 location=where,
                 hint=f'write a plain decimal integer, or quote it as text: "{value}"',
             )
+        if len(value.lstrip("+-")) > MAX_DIGITS:
+            raise SpecError(
+                f"an integer of {len(value.lstrip('+-')):,} digits: a ruleset's numbers have at "
+                f"most {MAX_DIGITS} digits",
+                location=where,
+                hint="no point value or total in Baloot needs more",
+            )
         return int(value)
     if tag == "tag:yaml.org,2002:bool":
         if value not in _YAML12_BOOLS:
@@ -777,6 +784,17 @@ def _formula_problems(doc: _Document) -> list[BalootError]:
                 except FormulaError as exc:
                     problems.append(_formula_error(doc, (section, rule_key, ff.name), exc))
                     continue
+                zero = _division_by_zero(formula) if formula.variable_divisor else None
+                if zero:
+                    location = doc.values.get((section, rule_key, ff.name))
+                    problems.append(
+                        BalootError(
+                            f"{section}.{rule_key}.{ff.name}: the formula can divide by zero: "
+                            f"{zero}",
+                            location=location,
+                            hint="guard the division, e.g. if d == 0 then 0 else x // d",
+                        )
+                    )
                 for i, example in enumerate(rule.get("examples", [])):
                     at: Path_ = (section, rule_key, "examples", i)
                     message = _example_problem(formula, example, ff.metadata["variables"])
@@ -789,6 +807,28 @@ def _formula_problems(doc: _Document) -> list[BalootError]:
                             )
                         )
     return problems
+
+
+def _division_by_zero(formula: Formula) -> str | None:
+    """The first input the engine can give on which ``formula`` divides by zero: every card
+    split for a conversion, game totals from 0 to 400 for a condition."""
+    if "raw" in formula.variables or "other_raw" in formula.variables:
+        inputs: Iterator[dict[str, Any]] = (
+            {"raw": raw, "other_raw": total - raw, "is_buyer": buyer, "takes_risk": risk}
+            for total in (130, 162)
+            for raw in range(total + 1)
+            for buyer in (True, False)
+            for risk in (True, False)
+        )
+    else:
+        inputs = ({"buyer_total": a, "doubler_total": b} for a in range(401) for b in range(401))
+    for env in inputs:
+        try:
+            formula.evaluate(env)
+        except FormulaError as exc:
+            shown = ", ".join(f"{k}={v}" for k, v in env.items() if k in formula.variables)
+            return f"{shown}: {exc.message}"
+    return None
 
 
 def _example_problem(
@@ -993,6 +1033,22 @@ def canonical_json(data: Any) -> str:
 
 
 def _load_checked(reference: str | Path) -> _Document:
+    if (
+        isinstance(reference, str)
+        and not _is_path_reference(reference)
+        and (len(reference) > MAX_ID_LENGTH)
+    ):
+        raise UnreadableInputError(
+            f"a ruleset id of {len(reference):,} characters: ids have at most {MAX_ID_LENGTH}",
+            hint="give a shipped ruleset id (see 'baloot-conformance spec list') or a .yaml file",
+        )
+    try:
+        return _load_path_checked(reference)
+    except OSError as exc:  # e.g. a name too long for the file system, a loop of links
+        raise UnreadableInputError(f"cannot read the ruleset {reference}: {exc.strerror}") from None
+
+
+def _load_path_checked(reference: str | Path) -> _Document:
     if isinstance(reference, str) and (Path(reference).is_file() or _is_path_reference(reference)):
         reference = Path(reference)
     path = reference if isinstance(reference, Path) else _locate(reference, None, None)
@@ -1039,6 +1095,12 @@ def derive_ruleset(base: Ruleset, changes: Mapping[str, Mapping[str, Any]], id: 
         )
     digest = "sha256:" + hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
     return _typed(doc, digest)
+
+
+MAX_DIGITS = 9
+"""The longest integer a ruleset may hold (documented limit)."""
+MAX_ID_LENGTH = 100
+"""The longest ruleset reference (id, id@version or path) accepted (documented limit)."""
 
 
 def load_ruleset(reference: str | Path) -> Ruleset:

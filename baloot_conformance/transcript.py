@@ -574,7 +574,9 @@ Stmt = tuple[str, tuple[Any, ...], int, int, "str | None"]
 
 _SUIT_LETTER = {"S": "S", "H": "H", "D": "D", "C": "C", "♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 _CARD = r"(?:[789TJQKA]|10)[SHDC♠♥♦♣]"
-_INT = r"(?:0|[1-9][0-9]*)"
+MAX_DIGITS = 9
+"""The longest number the notation accepts (documented limit)."""
+_INT = r"(?:0|[1-9][0-9]{0,8})"  # at most MAX_DIGITS digits
 _WORD = r"(?!x[0-9])[a-z][a-z0-9_]*"
 _TAIL = r"(?:[ \t]*#([^\r\n\x00]*))?[ \t]*"
 
@@ -601,9 +603,9 @@ def _patterns(sp: str, lead: str) -> dict[str, re.Pattern[str]]:
         "trick": rf"trick{sp}({_INT}):{play},{play},{play},{play}"
         rf"(?:{sp}={sp}([NWSE])(?:{sp}({_INT}))?)?",
         "play": rf"play{sp}([NWSE]){sp}({_CARD})",
-        "foul": rf"foul{sp}([NWSE]){sp}(t[1-9][0-9]*\.p[1-4])((?:{sp}{_WORD})*)",
+        "foul": rf"foul{sp}([NWSE]){sp}(t[1-9][0-9]{{0,8}}\.p[1-4])((?:{sp}{_WORD})*)",
         "=contract": rf"={sp}contract{sp}(?:([NWSE]){sp}({_WORD})(?:{sp}({suit}))?"
-        rf"(?:{sp}x([1-9][0-9]*))?(?:{sp}({_WORD}))?|(none))",
+        rf"(?:{sp}x([1-9][0-9]{{0,8}}))?(?:{sp}({_WORD}))?|(none))",
         "=trick": rf"={sp}trick{sp}({_INT}){sp}([NWSE])(?:{sp}({_INT}))?",
         "=legal": rf"={sp}legal{sp}([NWSE]){cards}",
         "=team": rf"={sp}(abnat|aklat|projects|cardscore|projectscore|score|total){sp}{teamv}",
@@ -624,7 +626,7 @@ def _rx(body: str) -> re.Pattern[str]:
     return re.compile(_LEAD + body + _TAIL)
 
 
-_RX_VERSION = re.compile(r"%btn" + _S + r"([0-9]+(?:\.[0-9]+)?)" + _TAIL)
+_RX_VERSION = re.compile(r"%btn" + _S + rf"({_INT}(?:\.{_INT})?)" + _TAIL)
 _RX_TAG = _rx(r"\[([A-Za-z][A-Za-z0-9_]*)" + _S + r'"((?:[^"\\\r\n\x00]|\\["\\])*)"\]')
 _RX_COMMENT = re.compile(r"[ \t]*#([^\r\n\x00]*)")
 _RX_BLANK = re.compile(r"[ \t]*")
@@ -964,6 +966,16 @@ def _lark_error(exc: UnexpectedInput, line_text: str, number: int, errors: _Erro
     else:  # pragma: no cover - Lark raises only the three kinds above
         expected = "valid BTN"
     column = min(column, len(line_text) + 1)
+    digits = re.match(r"[0-9]+", line_text[column - 1 :])
+    if digits and len(digits.group()) > MAX_DIGITS:
+        return errors.at(
+            f"a number of {len(digits.group()):,} digits: numbers in BTN have at most "
+            f"{MAX_DIGITS} digits",
+            number,
+            column,
+            line_text,
+            hint="no count, score or total in Baloot needs more",
+        )
     found = _found(line_text, column)
     return errors.at(
         f"expected {expected}, found {found}",
@@ -1676,6 +1688,44 @@ class _NumberSet:
         self.bits[byte] |= 1 << (number & 7)
 
 
+class _LineIndex:
+    """Lines of a seekable byte source fetched by number without holding the source: the
+    offset of every 1,024th line, found on the first request."""
+
+    STEP = 1024
+
+    def __init__(self, opener: Callable[[], IO[bytes]]) -> None:
+        self._open = opener
+        self._marks: list[int] | None = None
+
+    def line(self, number: int) -> str | None:
+        try:
+            with self._open() as source:
+                if self._marks is None:
+                    self._marks = self._index(source)
+                mark, skip = divmod(number - 1, self.STEP)
+                if number < 1 or mark >= len(self._marks):
+                    return None
+                source.seek(self._marks[mark])
+                for _ in range(skip):
+                    if not source.readline(MAX_LINE_BYTES + 2):
+                        return None
+                raw = source.readline(MAX_LINE_BYTES + 2)
+        except OSError:
+            return None
+        return raw.decode("utf-8", "replace").rstrip("\r\n") if raw else None
+
+    def _index(self, source: IO[bytes]) -> list[int]:
+        marks, offset, count = [0], 0, 0
+        while raw := source.readline(MAX_LINE_BYTES + 2):
+            offset += len(raw)
+            count += 1
+            if count % self.STEP == 0:
+                marks.append(offset)
+        source.seek(0)
+        return marks
+
+
 def _nth_line(lines: Iterator[Any], number: int) -> Any:
     for i, line in enumerate(lines, 1):
         if i == number:
@@ -1694,6 +1744,9 @@ class TranscriptReader:
         self._owned: IO[bytes] | None = None
         self._text: str | None = None
         self._file: str | None = None
+        self._lines: _LineIndex | None = None
+        if isinstance(source, io.BytesIO):  # in memory already (standard input): share it
+            self._lines = _LineIndex(lambda: io.BytesIO(source.getbuffer()))
         if isinstance(source, (str, os.PathLike)):
             name = os.fspath(source)
             self._file = name
@@ -1725,6 +1778,7 @@ class TranscriptReader:
         reader._owned = None
         reader._text = text
         reader._file = None
+        reader._lines = None
         errors = _Errors(path)
         reader._start(path, errors, _lines_from_text(text, errors))
         return reader
@@ -1738,6 +1792,7 @@ class TranscriptReader:
         reader._owned = None
         reader._text = None
         reader._file = path
+        reader._lines = None
         reader.path = path
         reader._errors = _Errors(path)
         reader._stmts = _statements(
@@ -1832,6 +1887,20 @@ class TranscriptReader:
                 1,
                 hint='name the rules the game was played under, e.g. [Ruleset "saudi@1"]',
             )
+
+    def source_line(self, number: int) -> str | None:
+        """Line ``number`` of the source, for quoting (``None`` when it cannot be read back,
+        e.g. from a pipe). The file is not held in memory: see :class:`_LineIndex`."""
+        if self._lines is None:
+            if self._file is not None:
+                name = self._file
+                self._lines = _LineIndex(lambda: open(name, "rb"))  # noqa: SIM115
+            elif self._text is not None:
+                data = self._text.encode("utf-8")
+                self._lines = _LineIndex(lambda: io.BytesIO(data))
+            else:
+                return None
+        return self._lines.line(number)
 
     def __iter__(self) -> Iterator[Hand]:
         try:

@@ -10,7 +10,6 @@ render these objects; they compute nothing themselves.
 from __future__ import annotations
 
 import functools
-import linecache
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -43,7 +42,7 @@ from baloot_conformance.engine.model import (
     seat_from_name,
 )
 from baloot_conformance.engine.projects import find_projects
-from baloot_conformance.errors import Location
+from baloot_conformance.errors import FormulaError, Location
 from baloot_conformance.ruleset import Ruleset, load_ruleset
 
 Status = Literal["pass", "fail", "error"]
@@ -119,10 +118,21 @@ class RunSummary:
     failed: int
     errors: int
     divergences: int
+    unreadable: int = 0
+    """Files that could not be read, or whose check stopped before their end."""
 
     @property
     def ok(self) -> bool:
-        return self.failed == 0 and self.errors == 0
+        return self.failed == 0 and self.errors == 0 and self.unreadable == 0
+
+
+@dataclass(frozen=True, slots=True)
+class FileError:
+    """A file that could not be read or checked to its end: a report shows it as an error."""
+
+    path: str
+    message: str
+    """The error as the kit prints it (``file:line:col: ...`` with its hint)."""
 
 
 # --- replaying a hand ----------------------------------------------------------------------
@@ -169,8 +179,11 @@ class HandChecker:
         ruleset_name: str,
         game: Game,
         expected_dealer: Seat | None,
+        lines: Callable[[int], str | None] = lambda number: None,
     ) -> None:
         self.rules = rules
+        self.lines = lines
+        """The transcript's lines by number, for quoting a divergence's line."""
         self.game = game
         self.path = path
         self.ruleset_name = ruleset_name
@@ -238,7 +251,7 @@ class HandChecker:
         expected: str | None = None,
         claimed: str | None = None,
     ) -> None:
-        source = linecache.getline(self.path, item.line).rstrip("\r\n") or None
+        source = self.lines(item.line)
         column = item.column
         if source and source.startswith("trick "):  # point within the trick line
             if isinstance(item, tr.Play):
@@ -839,20 +852,22 @@ def check_hand(
     game: Game,
     expected_dealer: Seat | None = None,
     required: frozenset[str] = frozenset(),
+    lines: Callable[[int], str | None] = lambda number: None,
 ) -> tuple[HandVerdict, HandChecker]:
     """Replay one hand of ``game``; the checker is returned too (its result, for the next).
+    ``lines`` gives the transcript's lines by number, to quote them in divergences.
 
     ``required`` names claims that must be present (see :data:`REQUIRABLE`); each one
     missing is a ``missing_claim`` divergence, and an auction that cannot be replayed a
     ``missing_event`` one.
     """
-    checker = HandChecker(rules, path, ruleset_name, game, expected_dealer)
+    checker = HandChecker(rules, path, ruleset_name, game, expected_dealer, lines)
     checker.scan(hand)
     stopped: str | None = None
     try:
         checker.replay(hand.items)
-    except _Stop as exc:
-        stopped = str(exc)
+    except (_Stop, FormulaError) as exc:  # a formula that fails on this hand's figures too
+        stopped = str(exc) if isinstance(exc, _Stop) else f"the ruleset's formula failed: {exc}"
         for item in hand.items:  # the claims after the stop: the game goes on from its total
             checker.claimed_total = _claimed_total(item) or checker.claimed_total
     if required and stopped is None:
@@ -1056,14 +1071,18 @@ def check_hands(
 ) -> Iterator[HandVerdict]:
     """Replay hands that follow each other as games: running totals, dealer rotation and the
     game's winner carry over; a new game starts after one ends and at every hand that
-    :func:`starts_game`."""
+    :func:`starts_game`. Divergences quote their lines when ``hands`` is a
+    :class:`~baloot_conformance.transcript.TranscriptReader`."""
     name = f"{ruleset.id}@{ruleset.version}"
     game: Game | None = None
     expected_dealer: Seat | None = None
+    lines = hands.source_line if isinstance(hands, tr.TranscriptReader) else (lambda n: None)
     for hand in hands:
         if game is None or game.is_over() or starts_game(hand):
             game = Game(ruleset, dealer=0)
             expected_dealer = None
-        verdict, checker = check_hand(ruleset, hand, path, name, game, expected_dealer, required)
+        verdict, checker = check_hand(
+            ruleset, hand, path, name, game, expected_dealer, required, lines
+        )
         yield verdict
         expected_dealer = checker.result.next_dealer if checker.result else None

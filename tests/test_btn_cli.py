@@ -44,7 +44,7 @@ def test_fmt_reports_syntax_errors(tmp_path: Path) -> None:
     path = tmp_path / "bad.btn"
     path.write_text(TIDY + "deal N 1OS\n", encoding="utf-8")
     code, _, err = run("fmt", str(path))
-    assert code == 1
+    assert code == 2  # not BTN: the same exit code as check and convert give
     assert f"{path}:7:8: expected a card" in err and "Traceback" not in err
     assert path.read_text(encoding="utf-8") == TIDY + "deal N 1OS\n"
 

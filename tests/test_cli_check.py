@@ -68,7 +68,7 @@ def test_a_wrong_claim_exits_1_with_its_position(games: list[Path]) -> None:
 
 def test_unreadable_input_exits_2(tmp_path: Path) -> None:
     code, _, err = run("check", str(tmp_path / "missing.btn"))
-    assert code == 2 and "no such file" in err
+    assert code == 2 and "no such file" in err.lower()
     not_btn = tmp_path / "notes.btn"
     not_btn.write_text("hello\n", encoding="utf-8")
     code, _, err = run("check", str(not_btn))

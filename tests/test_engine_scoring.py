@@ -686,7 +686,8 @@ def test_the_loser_of_a_raised_hand_scores_nothing_but_baloot(facts: HandFacts, 
     baloot = ruleset(name).projects.baloot.game_points
     assert result.game_points[winner] > 0
     kept = 0  # tazjel: the swept side keeps the projects it won the comparison with
-    if result.kaboot_team is not None and ruleset(name).scoring.kaboot.projects == "each_side":
+    each_side = ruleset(name).scoring.kaboot.projects == "each_side"
+    if result.kaboot_team is not None and each_side and not facts.contract.gahwa:
         kept = facts.project_points * facts.contract.level if facts.project_team == loser else 0
     assert result.game_points[loser] - kept in (0, baloot)
     if result.game_points[loser] - kept:

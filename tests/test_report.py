@@ -300,6 +300,7 @@ def test_json_lines_records_and_values() -> None:
         "passed": 3,
         "failed": 1,
         "errors": 1,
+        "unreadable": 0,
         "divergences": 3,
         "ok": False,
     }

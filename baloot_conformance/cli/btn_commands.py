@@ -9,16 +9,14 @@ processed hand by hand, so a large transcript never sits in memory as a whole.
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 from baloot_conformance.btn_json import from_json_text, to_json_text
 from baloot_conformance.btn_writer import format_hand, format_header, format_transcript
-from baloot_conformance.errors import TranscriptSyntaxError
+from baloot_conformance.cli.output import replaced
+from baloot_conformance.errors import TranscriptSyntaxError, UnreadableInputError
 from baloot_conformance.importers import (
     BUILT_IN,
     ENTRY_POINT_GROUP,
@@ -87,8 +85,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     importer.set_defaults(handler=run_import)
 
 
-def _write_canonical(source: Path, target: TextIO) -> None:
-    """Stream the canonical form of ``source`` into ``target``, hand by hand."""
+def _write_canonical(source: Path, write: Callable[[str], object]) -> None:
+    """Stream the canonical form of ``source`` to ``write``, hand by hand."""
     with TranscriptReader(source) as reader:
         header = Transcript(
             version=reader.version,
@@ -97,50 +95,51 @@ def _write_canonical(source: Path, target: TextIO) -> None:
             metadata=reader.metadata,
             metadata_text=reader.metadata_text,
         )
-        target.write(format_header(header))
+        write(format_header(header))
         for hand in reader:
-            target.write(format_hand(hand))
+            write(format_hand(hand))
 
 
-def _same_bytes(a: Path, b: Path) -> bool:
-    with a.open("rb") as fa, b.open("rb") as fb:
-        while True:
-            ca = fa.read(1 << 16)
-            cb = fb.read(1 << 16)
-            if ca != cb:
-                return False
-            if not ca:
-                return True
+def _is_canonical(path: Path) -> bool:
+    """Whether ``path`` is in canonical form, compared as its canonical form streams out
+    (nothing is written anywhere)."""
+    same = True
+    with path.open("rb") as original:
+
+        def compare(text: str) -> None:
+            nonlocal same
+            data = text.encode("utf-8")
+            same = same and original.read(len(data)) == data
+
+        _write_canonical(path, compare)
+        return same and not original.read(1)
 
 
 def run_fmt(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    """Rewrite (or check) each file; 1 if any is invalid or (with --check) not canonical."""
+    """Rewrite (or with --check only report) each file: 1 if a file is not canonical (with
+    --check), 2 if a file is missing or not BTN. A rewrite goes through a temporary file, and
+    a symbolic link is followed (the file it points to is rewritten, the link stays)."""
     status = EXIT_OK
     for name in args.files:
         path = Path(name)
-        if not path.is_file():
-            print(f"error: {name}: no such file", file=stderr)
-            return EXIT_USAGE
-        handle, temp_name = tempfile.mkstemp(prefix=".btnfmt-", dir=path.parent or ".")
-        temp = Path(temp_name)
         try:
-            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-                _write_canonical(path, out)
-            if _same_bytes(path, temp):
+            if not path.is_file():
+                raise UnreadableInputError(f"{name}: no such file")
+            if _is_canonical(path):
                 continue
             if args.check:
                 print(f"would reformat {name}", file=stdout)
-                status = EXIT_INVALID
-            else:
-                shutil.copymode(path, temp)  # mkstemp makes the file private
-                os.replace(temp, path)
-                print(f"reformatted {name}", file=stdout)
-        except TranscriptSyntaxError as exc:
+                status = max(status, EXIT_INVALID)
+                continue
+            with replaced(path.resolve()) as out:
+                _write_canonical(path, out.write)
+            print(f"reformatted {name}", file=stdout)
+        except (TranscriptSyntaxError, UnreadableInputError) as exc:
             print(f"error: {exc}", file=stderr)
-            status = EXIT_INVALID
-        finally:
-            if temp.exists():
-                temp.unlink()
+            status = EXIT_USAGE
+        except OSError as exc:
+            print(f"error: {name}: cannot read it: {exc.strerror}", file=stderr)
+            status = EXIT_USAGE
     return status
 
 
@@ -151,6 +150,8 @@ def _convert_one(path: Path, to: str) -> str:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         raise TranscriptSyntaxError(f"{path}: not UTF-8 text: {exc.reason}") from None
+    except OSError as exc:
+        raise UnreadableInputError(f"{path}: cannot read it: {exc.strerror}") from None
     return format_transcript(from_json_text(text, str(path)))
 
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import glob
 import io
@@ -21,6 +22,7 @@ from typing import Any, TextIO
 
 from baloot_conformance import __version__
 from baloot_conformance import transcript as tr
+from baloot_conformance.cli.output import replaced
 from baloot_conformance.engine.playout import Policy
 from baloot_conformance.errors import BalootError, UnreadableInputError
 from baloot_conformance.generate import generate_games
@@ -28,6 +30,7 @@ from baloot_conformance.report import make_reporter
 from baloot_conformance.ruleset import Ruleset, load_ruleset
 from baloot_conformance.verdict import (
     REQUIRABLE,
+    FileError,
     HandVerdict,
     RunHeader,
     RunSummary,
@@ -146,18 +149,15 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 # --- check --------------------------------------------------------------------------------
 
 
-def _expand(patterns: list[str], err: TextIO) -> list[str] | None:
-    """Files named, globs expanded in order; ``None`` (after a message) when one matches none."""
+def _expand(patterns: list[str]) -> list[str]:
+    """Files named, globs expanded in order. A name that matches nothing stays in the list:
+    checking it reports it as a file that cannot be read, in every report format."""
     files: list[str] = []
     for pattern in patterns:
-        if pattern == "-" or Path(pattern).exists():
-            files.append(pattern)
-            continue
-        matches = sorted(glob.glob(pattern, recursive=True))
-        if not matches:
-            print(f"error: no such file: {pattern}", file=err)
-            return None
-        files.extend(matches)
+        matches = (
+            [] if pattern == "-" or Path(pattern).exists() else glob.glob(pattern, recursive=True)
+        )
+        files.extend(sorted(matches) or [pattern])
     return files
 
 
@@ -183,9 +183,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not patterns:
         print("error: no transcript given (name files, globs, or - for stdin)", file=err)
         return _EXIT_USAGE
-    files = _expand(patterns, err)
-    if files is None:
-        return _EXIT_USAGE
+    files = _expand(patterns)
     ruleset = _load(args.ruleset) if args.ruleset else None
     header = RunHeader(
         kit_version=__version__,
@@ -193,8 +191,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ruleset_version=ruleset.version if ruleset else None,
         ruleset_digest=ruleset.digest if ruleset else None,
     )
-    stream: TextIO = open(args.output, "w", encoding="utf-8") if args.output else out  # noqa: SIM115
-    try:
+    target = replaced(args.output, files) if args.output else contextlib.nullcontext(out)
+    with target as stream:
         color = (
             not args.output
             and not args.no_color
@@ -204,8 +202,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         reporter = make_reporter(args.format, stream, color=bool(color))
         reporter.start(header)
         progress = _Progress(err)
-        passed = failed = errors = divergences = 0
-        unreadable = False
+        passed = failed = errors = divergences = unreadable = 0
         for verdicts, problems in _run(files, args.ruleset, required, args.jobs):
             for verdict in verdicts:
                 reporter.hand(verdict)
@@ -220,19 +217,17 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 if args.fail_fast and verdict.status != "pass":
                     break
             for problem in problems:
-                unreadable = True
+                unreadable += 1
                 progress.clear()
-                print(f"error: {problem}", file=err)
-            if args.fail_fast and (failed or errors):
+                print(f"error: {problem.message}", file=err)
+                reporter.file_error(problem)
+            if args.fail_fast and (failed or errors or unreadable):
                 break
         progress.clear()
         summary = RunSummary(
-            len(files), passed + failed + errors, passed, failed, errors, divergences
+            len(files), passed + failed + errors, passed, failed, errors, divergences, unreadable
         )
         reporter.finish(summary)
-    finally:
-        if stream is not out:
-            stream.close()
     if unreadable:
         return _EXIT_USAGE
     return _EXIT_OK if summary.ok else _EXIT_FAIL
@@ -240,7 +235,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _run(
     files: list[str], reference: str | None, required: frozenset[str], jobs: int
-) -> Iterator[tuple[Iterable[HandVerdict], list[str]]]:
+) -> Iterator[tuple[Iterable[HandVerdict], list[FileError]]]:
     """Verdicts and, once they are read, problems, in file and hand order.
 
     With one job each file streams. With more, each file is cut into runs of whole games
@@ -250,7 +245,7 @@ def _run(
     """
     if jobs == 1:
         for path in files:
-            problems: list[str] = []
+            problems: list[FileError] = []
             yield _verdicts(path, reference, required, problems), problems
         return
     tasks = _tasks(files, reference, required)
@@ -260,7 +255,7 @@ def _run(
         yield _task_verdicts(head[0], problems), problems
         return
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        pending: deque[AsyncResult[tuple[list[HandVerdict], list[str]]]] = deque()
+        pending: deque[AsyncResult[tuple[list[HandVerdict], list[FileError]]]] = deque()
         for task in itertools.chain(head, tasks):
             pending.append(pool.apply_async(_check_task, (task,)))
             if len(pending) >= 3 * jobs:
@@ -302,13 +297,13 @@ def _game_runs(path: str) -> tuple[str, list[tuple[str, int]]] | None:
     return (tag, runs) if len(runs) > 1 else None
 
 
-def _check_task(task: _Task) -> tuple[list[HandVerdict], list[str]]:
+def _check_task(task: _Task) -> tuple[list[HandVerdict], list[FileError]]:
     """A worker's job: a whole file, or a run of games cut from one."""
-    problems: list[str] = []
+    problems: list[FileError] = []
     return list(_task_verdicts(task, problems)), problems
 
 
-def _task_verdicts(task: _Task, problems: list[str]) -> Iterator[HandVerdict]:
+def _task_verdicts(task: _Task, problems: list[FileError]) -> Iterator[HandVerdict]:
     path, reference, required, run = task
     if run is None or run[1] == 1:
         source: Any = None
@@ -323,7 +318,7 @@ def _task_verdicts(task: _Task, problems: list[str]) -> Iterator[HandVerdict]:
         reader = tr.TranscriptReader.for_hands(run[0], path, run[1])
         yield from check_hands(reader, path, ruleset, required)
     except BalootError as exc:
-        problems.append(str(exc))
+        problems.append(FileError(path, str(exc)))
 
 
 @functools.lru_cache(maxsize=16)
@@ -336,7 +331,7 @@ def _verdicts(
     path: str,
     reference: str | None,
     required: frozenset[str],
-    problems: list[str],
+    problems: list[FileError],
     source: Any = None,
 ) -> Iterator[HandVerdict]:
     """The verdicts of one file, streamed; a problem reading it is appended to ``problems``."""
@@ -346,7 +341,7 @@ def _verdicts(
             source = io.BytesIO(sys.stdin.buffer.read()) if path == "-" else path
         yield from check_transcript(source, path, ruleset, required)
     except BalootError as exc:
-        problems.append(str(exc))
+        problems.append(FileError(path, str(exc)))
 
 
 class _Progress:
@@ -414,7 +409,7 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     policy = Policy(contracts=args.contracts or {}, raise_chance=args.raise_chance)
     chunks = generate_games(ruleset, args.seed, args.games, args.hands, args.legal, policy)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as stream:
+        with replaced(args.output) as stream:
             stream.writelines(chunks)
     else:
         out.writelines(chunks)

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from baloot_conformance.engine.model import Contract, Team, team
+from baloot_conformance.errors import FormulaError
 from baloot_conformance.ruleset import Ruleset
 
 Outcome = Literal["made", "failed", "split", "kaboot", "reverse_kaboot"]
@@ -115,14 +116,16 @@ def card_points_to_game_points(
         else ruleset.scoring.hokum_conversion
     )
     risk = team(contract.raisers[-1]) if contract.raisers else contract.buyer_team
-    return rule.formula.evaluate_int(
-        {
-            "raw": abnat[side],
-            "other_raw": abnat[1 - side],
-            "is_buyer": side == contract.buyer_team,
-            "takes_risk": side == risk,
-        }
-    )
+    env = {
+        "raw": abnat[side],
+        "other_raw": abnat[1 - side],
+        "is_buyer": side == contract.buyer_team,
+        "takes_risk": side == risk,
+    }
+    try:
+        return rule.formula.evaluate_int(env)
+    except FormulaError as exc:  # validation tries every input; this is a last guard
+        raise FormulaError(f"{rule.id}: {exc.message} (for {env})", hint=exc.hint) from None
 
 
 def score_hand(ruleset: Ruleset, facts: HandFacts) -> HandScore:

@@ -1,7 +1,9 @@
 """What every report format shares: the :class:`Reporter` protocol and plain-text rendering.
 
 A run is reported as a stream: ``start`` once, ``hand`` once per hand in output order (the
-hands of one file arrive one after another), ``finish`` once. Reporters hold at most one
+hands of one file arrive one after another), ``file_error`` for a file that could not be read
+or checked to its end, ``finish`` once. A report is never green when a file was not checked:
+every format counts file errors as errors. Reporters hold at most one
 file's worth of state, so memory stays flat in the number of hands. The helpers here turn a
 :class:`~baloot_conformance.verdict.Divergence` into the lines the text and JUnit reports
 both print; they render and never judge.
@@ -18,6 +20,7 @@ from baloot_conformance.errors import caret_excerpt
 from baloot_conformance.verdict import (
     Divergence,
     DivergenceKind,
+    FileError,
     HandVerdict,
     RunHeader,
     RunSummary,
@@ -42,6 +45,10 @@ class Reporter(Protocol):
 
     def hand(self, verdict: HandVerdict) -> None:
         """Called once per hand, in output order; the hands of a file are consecutive."""
+
+    def file_error(self, error: FileError) -> None:
+        """Called for a file that could not be read or checked to its end, after the hands
+        of it that were checked (if any)."""
 
     def finish(self, summary: RunSummary) -> None:
         """Called once, after the last hand; writes what is left and flushes."""

@@ -12,7 +12,7 @@ import json
 from typing import Any, TextIO
 
 from baloot_conformance.errors import Location
-from baloot_conformance.verdict import Divergence, HandVerdict, RunHeader, RunSummary
+from baloot_conformance.verdict import Divergence, FileError, HandVerdict, RunHeader, RunSummary
 
 FORMAT = "baloot-conformance-report/1"
 """The value of the header's ``format`` field; the number follows the schema's ``$id``."""
@@ -70,6 +70,10 @@ def hand_record(verdict: HandVerdict) -> dict[str, Any]:
     }
 
 
+def file_error_record(error: FileError) -> dict[str, Any]:
+    return {"record": "file_error", "path": error.path, "message": error.message}
+
+
 def summary_record(summary: RunSummary) -> dict[str, Any]:
     return {
         "record": "summary",
@@ -78,6 +82,7 @@ def summary_record(summary: RunSummary) -> dict[str, Any]:
         "passed": summary.passed,
         "failed": summary.failed,
         "errors": summary.errors,
+        "unreadable": summary.unreadable,
         "divergences": summary.divergences,
         "ok": summary.ok,
     }
@@ -108,6 +113,9 @@ class JsonLinesReporter:
 
     def hand(self, verdict: HandVerdict) -> None:
         self._write(hand_record(verdict))
+
+    def file_error(self, error: FileError) -> None:
+        self._write(file_error_record(error))
 
     def finish(self, summary: RunSummary) -> None:
         self._write(summary_record(summary))

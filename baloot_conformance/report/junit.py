@@ -25,7 +25,7 @@ from baloot_conformance.report.base import (
     printable,
     stopped_note,
 )
-from baloot_conformance.verdict import HandVerdict, RunHeader, RunSummary
+from baloot_conformance.verdict import FileError, HandVerdict, RunHeader, RunSummary
 
 SPOOL_BYTES = 1 << 20
 
@@ -92,6 +92,20 @@ class JUnitReporter:
         self._file.add(verdict)
         self._suite.append(testcase(verdict))
 
+    def file_error(self, error: FileError) -> None:
+        """A test case of its own, ``(file)``, with the error: the file was not checked whole."""
+        if self._file is not None and self._file.path != error.path:
+            self._end_file()
+        if self._file is None or self._suite is None:
+            self._file = FileTally(error.path)
+            self._suite = ET.Element("testsuite", name=xml_text(error.path))
+        self._file.hands += 1
+        self._file.errors += 1
+        case = ET.SubElement(self._suite, "testcase", classname=xml_text(error.path), name="(file)")
+        element = ET.SubElement(case, "error", message=xml_text(error.message.split("\n")[0]))
+        element.set("type", "file_error")
+        element.text = xml_text(error.message)
+
     def _end_file(self) -> None:
         tally, suite = self._file, self._suite
         if tally is None or suite is None:
@@ -107,8 +121,8 @@ class JUnitReporter:
         self._end_file()
         self._out.write('<?xml version="1.0" encoding="utf-8"?>\n')
         self._out.write(
-            f'<testsuites name="baloot-conformance" tests="{summary.hands}"'
-            f' failures="{summary.failed}" errors="{summary.errors}">\n'
+            f'<testsuites name="baloot-conformance" tests="{summary.hands + summary.unreadable}"'
+            f' failures="{summary.failed}" errors="{summary.errors + summary.unreadable}">\n'
         )
         self._spool.seek(0)
         shutil.copyfileobj(self._spool, self._out)

@@ -12,7 +12,7 @@ import re
 from typing import TextIO
 
 from baloot_conformance.report.base import FileTally, plural, printable, ruleset_label
-from baloot_conformance.verdict import HandVerdict, RunHeader, RunSummary
+from baloot_conformance.verdict import FileError, HandVerdict, RunHeader, RunSummary
 
 MAX_SHOWN = 20
 
@@ -76,17 +76,29 @@ class MarkdownReporter:
             what = md_text("; ".join(verdict.unchecked))
             self._unchecked.append(f"- {md_code(where)} {md_code(verdict.position)}: {what}")
         for item in items:
-            if len(self._bullets) < self._max_shown:
-                self._bullets.append(f"- {item}")
-            else:
-                self._omitted += 1
+            self._add(item)
+
+    def file_error(self, error: FileError) -> None:
+        if not self._files or self._files[-1].path != error.path:
+            self._files.append(FileTally(error.path))
+        self._files[-1].errors += 1
+        first = error.message.split("\n")[0]
+        self._add(
+            f"{md_code(error.path)} error (the file was not checked to its end): {md_text(first)}"
+        )
+
+    def _add(self, item: str) -> None:
+        if len(self._bullets) < self._max_shown:
+            self._bullets.append(f"- {item}")
+        else:
+            self._omitted += 1
 
     def finish(self, summary: RunSummary) -> None:
         mark = "✅" if summary.ok else "❌"
         outcome = (
             "all hands pass"
             if summary.ok
-            else f"{summary.failed} failed, {plural(summary.errors, 'error')}"
+            else f"{summary.failed} failed, {plural(summary.errors + summary.unreadable, 'error')}"
         )
         lines = [f"## {mark} Baloot conformance: {outcome}", ""]
         header = self._header
@@ -99,7 +111,12 @@ class MarkdownReporter:
         lines.append(
             f"{plural(summary.files, 'file')}, {plural(summary.hands, 'hand')}: "
             f"{summary.passed} passed, {summary.failed} failed, {plural(summary.errors, 'error')}, "
-            f"{plural(summary.divergences, 'divergence')}."
+            f"{plural(summary.divergences, 'divergence')}"
+            + (
+                f"; {plural(summary.unreadable, 'file')} not read to the end."
+                if summary.unreadable
+                else "."
+            )
         )
         if self._files:
             lines += [

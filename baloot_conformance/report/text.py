@@ -23,7 +23,7 @@ from baloot_conformance.report.base import (
     stopped_note,
     unchecked_note,
 )
-from baloot_conformance.verdict import HandVerdict, RunHeader, RunSummary
+from baloot_conformance.verdict import FileError, HandVerdict, RunHeader, RunSummary
 
 _SGR = {
     "pass": "32;1",  # bold green
@@ -88,6 +88,16 @@ class TextReporter:
             )
         self._out.flush()
 
+    def file_error(self, error: FileError) -> None:
+        if self._file is not None and self._file.path != error.path:
+            self._end_file()
+        if self._file is None:
+            self._file = FileTally(error.path)
+        self._file.errors += 1
+        message = printable(error.message).replace("\n", "\n    ")
+        self._line(f"{self._style('error', 'error')}: {message}")
+        self._out.flush()
+
     def _end_file(self) -> None:
         tally = self._file
         if tally is None:
@@ -112,5 +122,7 @@ class TextReporter:
             f"{summary.passed} passed, {summary.failed} failed, {plural(summary.errors, 'error')}"
             f" ({plural(summary.divergences, 'divergence')})"
         )
+        if summary.unreadable:
+            totals += f"; {plural(summary.unreadable, 'file')} not read to the end"
         self._line(self._style("pass" if summary.ok else "fail", totals))
         self._out.flush()

@@ -1,0 +1,86 @@
+"""Writing a command's output file without ever harming the user's files.
+
+Every file a command writes (a report, a converted transcript, a generated game, a page) goes
+to a temporary file in the target's folder and is renamed over the target only when the
+command has written all of it, so an interrupted or failed run leaves the old file as it was.
+A target that is also one of the command's inputs is refused before anything is read, and a
+target that cannot be written (a missing folder, a directory, a read-only place) is a usage
+error naming the path, not a traceback.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TextIO
+
+from baloot_conformance.errors import BalootError
+
+
+class OutputError(BalootError):
+    """An output file that cannot or must not be written (exit 2, like a usage error)."""
+
+
+def check_target(target: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]]) -> Path:
+    """``target`` as a path, refused when it is one of ``inputs`` or cannot be written."""
+    path = Path(target)
+    for source in inputs:
+        if str(source) == "-":
+            continue
+        with contextlib.suppress(OSError):
+            if path.exists() and path.samefile(source):
+                raise OutputError(
+                    f"{path}: the output is one of the inputs; writing it would destroy it",
+                    hint="name another output file",
+                )
+    if path.is_dir():
+        raise OutputError(f"{path}: the output is a folder", hint="name a file inside it")
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise OutputError(f"{path}: the folder {folder} does not exist", hint="create it first")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"{path}: the folder {folder} is not writable")
+    return path
+
+
+@contextlib.contextmanager
+def replaced(
+    target: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = ()
+) -> Iterator[TextIO]:
+    """A text stream whose content replaces ``target`` when the block ends normally (UTF-8,
+    ``\\n`` line ends); on an exception the target is left untouched.
+
+    Raises:
+        OutputError: ``target`` is one of ``inputs``, or cannot be written.
+    """
+    path = check_target(target, inputs)
+    try:
+        handle, temp_name = tempfile.mkstemp(prefix=f".{path.name[:50]}.", dir=path.parent or ".")
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write here: {exc.strerror}") from None
+    temp = Path(temp_name)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            yield stream
+        try:
+            _give_mode(temp, path)
+            os.replace(temp, path)
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot write it: {exc.strerror}") from None
+    finally:
+        if temp.exists():
+            temp.unlink()
+
+
+def _give_mode(temp: Path, target: Path) -> None:
+    """The target's permissions, or a new file's usual ones (mkstemp makes it private)."""
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    os.chmod(temp, mode & 0o7777)
