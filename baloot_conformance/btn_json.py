@@ -9,10 +9,12 @@ transcripts.
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
-from typing import Any
+from typing import IO, Any
 
 from baloot_conformance.cards import Card, Suit
 from baloot_conformance.errors import Location, TranscriptSyntaxError
@@ -147,8 +149,8 @@ def _hand(hand: Hand) -> dict[str, Any]:
     return out
 
 
-def to_json(transcript: Transcript) -> dict[str, Any]:
-    """The JSON form of a transcript, as Python data ready for :func:`json.dumps`."""
+def _head_json(transcript: Transcript) -> dict[str, Any]:
+    """The JSON form of everything but the hands."""
     out: dict[str, Any] = {"btn": transcript.version}
     if transcript.metadata is not None:
         out["metadata"] = dict(transcript.metadata)
@@ -164,13 +166,30 @@ def to_json(transcript: Transcript) -> dict[str, Any]:
         else:
             header.append({"comment": entry.text})
     out["header"] = header
-    out["hands"] = [_hand(h) for h in transcript.hands]
     return out
+
+
+def to_json(transcript: Transcript) -> dict[str, Any]:
+    """The JSON form of a transcript, as Python data ready for :func:`json.dumps`."""
+    return {**_head_json(transcript), "hands": [_hand(h) for h in transcript.hands]}
+
+
+def json_chunks(head: Transcript, hands: Iterable[Hand]) -> Iterator[str]:
+    """The JSON form as text, a hand at a time (``head``'s own hands are ignored): the same
+    text as ``json.dumps(..., indent=2)`` of the whole, which never sits in memory."""
+    text = json.dumps(_head_json(head), ensure_ascii=False, indent=2)
+    yield text[: text.rindex("\n}")] + ',\n  "hands": ['
+    first = True
+    for hand in hands:
+        body = json.dumps(_hand(hand), ensure_ascii=False, indent=2).replace("\n", "\n    ")
+        yield ("\n    " if first else ",\n    ") + body
+        first = False
+    yield "]\n}\n" if first else "\n  ]\n}\n"
 
 
 def to_json_text(transcript: Transcript) -> str:
     """The JSON form as text: UTF-8 friendly, two-space indent, one final newline."""
-    return json.dumps(to_json(transcript), ensure_ascii=False, indent=2) + "\n"
+    return "".join(json_chunks(transcript, transcript.hands))
 
 
 # ---- from JSON -------------------------------------------------------------------------------
@@ -228,20 +247,10 @@ def _raise_first(errors: list[Any], path: str, prefix: str) -> None:
         )
 
 
-def _validate(data: Any, path: str) -> None:
-    shallow = data
-    if isinstance(data, dict) and isinstance(data.get("hands"), list):
-        shallow = dict(data)
-        shallow["hands"] = [
-            dict(h, items=[]) if isinstance(h, dict) and isinstance(h.get("items"), list) else h
-            for h in data["hands"]
-        ]
-    _raise_first(list(_validator().iter_errors(shallow)), path, "")
-    for h_index, hand in enumerate(data["hands"]):
-        for i_index, item in enumerate(hand["items"]):
-            validator = _validator(_definition(item))
-            errors = list(validator.iter_errors(item))
-            _raise_first(errors, path, f"/hands/{h_index}/items/{i_index}")
+def _validate_items(hand: Any, path: str, pointer: str) -> None:
+    for i_index, item in enumerate(hand["items"]):
+        validator = _validator(_definition(item))
+        _raise_first(list(validator.iter_errors(item)), path, f"{pointer}/items/{i_index}")
 
 
 def _to_cards(codes: list[str]) -> tuple[Card, ...]:
@@ -299,10 +308,10 @@ def _stmt(obj: Mapping[str, Any], number: int) -> Stmt:
     return ("=" + name, values, number, 1, comment)
 
 
-def from_json(data: Any, path: str = "<json>") -> Transcript:
-    """Build a transcript from its JSON form (validated against the schema, then checked
-    like text: a card dealt twice, a claim before its event, ...)."""
-    _validate(data, path)
+def _head(data: Any, path: str) -> Transcript:
+    """The transcript's version, header and metadata from the JSON form without its hands
+    (validated against the schema)."""
+    _raise_first(list(_validator().iter_errors(data)), path, "")
     version = data["btn"]
     if int(version.split(".")[0]) != 1:
         raise _error(path, "/btn", f"unknown BTN version {version}: this reader knows version 1")
@@ -331,38 +340,162 @@ def from_json(data: Any, path: str = "<json>") -> Transcript:
         import yaml
 
         metadata_text = yaml.safe_dump(metadata, sort_keys=False, allow_unicode=True)
-    hands: list[Hand] = []
-    seen: set[int] = set()
-    for h_index, hand in enumerate(data["hands"]):
-        number = hand["hand"]
-        if number in seen:
-            raise _error(path, f"/hands/{h_index}", f"a second 'hand {number}'")
-        seen.add(number)
-        errors = _Errors(f"{path}#/hands/{h_index}/items")
-        builder = _HandBuilder(number, 0, 1, hand.get("comment"), errors)
-        for i_index, obj in enumerate(hand["items"]):
-            stmt = _stmt(obj, i_index)
-            builder.add(stmt)
-        hands.append(builder.finish())
     return Transcript(
         version=version,
         header=tuple(header),
-        hands=tuple(hands),
+        hands=(),
         metadata=metadata,
         metadata_text=metadata_text,
     )
 
 
+def _json_hand(hand: Any, index: int, path: str, seen: set[int]) -> Hand:
+    """One hand of the JSON form (validated), checked like text."""
+    pointer = f"/hands/{index}"
+    shallow = dict(hand, items=[]) if isinstance(hand, dict) else hand
+    if isinstance(hand, dict) and not isinstance(hand.get("items"), list):
+        shallow = hand
+    _raise_first(list(_validator("hand").iter_errors(shallow)), path, pointer)
+    _validate_items(hand, path, pointer)
+    number = hand["hand"]
+    if number in seen:
+        raise _error(path, pointer, f"a second 'hand {number}'")
+    seen.add(number)
+    errors = _Errors(f"{path}#{pointer}/items")
+    builder = _HandBuilder(number, 0, 1, hand.get("comment"), errors)
+    for i_index, obj in enumerate(hand["items"]):
+        builder.add(_stmt(obj, i_index))
+    return builder.finish()
+
+
+def from_json(data: Any, path: str = "<json>") -> Transcript:
+    """Build a transcript from its JSON form (validated against the schema, then checked
+    like text: a card dealt twice, a claim before its event, ...)."""
+    if not isinstance(data, dict) or not isinstance(data.get("hands"), list):
+        _raise_first(list(_validator().iter_errors(data)), path, "")
+    head = _head({**data, "hands": []}, path)
+    seen: set[int] = set()
+    hands = tuple(_json_hand(h, i, path, seen) for i, h in enumerate(data["hands"]))
+    return dataclasses.replace(head, hands=hands)
+
+
 def from_json_text(text: str, path: str = "<json>") -> Transcript:
     """Parse JSON text and build the transcript (see :func:`from_json`)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise TranscriptSyntaxError(
-            f"not valid JSON: {exc.msg}", location=Location(path, exc.lineno, exc.colno)
-        ) from None
-    except RecursionError:
-        raise TranscriptSyntaxError(f"{path}: JSON nested too deeply") from None
-    except ValueError as exc:  # an integer too long for Python to read
-        raise TranscriptSyntaxError(f"{path}: not a usable JSON form: {exc}") from None
-    return from_json(data, path)
+    reader = JsonReader(io.StringIO(text), path)
+    return dataclasses.replace(reader.head, hands=tuple(reader))
+
+
+class JsonReader:
+    """The JSON form read as a stream: ``head`` (version, header, metadata) at once, then
+    the hands one at a time, so that a large transcript never sits in memory. The hands
+    stream when the document gives its header before them (as this kit writes it); a
+    document with ``hands`` first is held until its header has been read."""
+
+    _CHUNK = 1 << 16
+
+    def __init__(self, stream: IO[str], path: str = "<json>") -> None:
+        self.path = path
+        self._stream = stream
+        self._buf = ""
+        self._pos = 0
+        self._eof = False
+        self._lines_before = 0  # newlines in the text dropped from the buffer
+        self._decoder = json.JSONDecoder()
+        self._held: list[Any] | None = None
+        head: dict[str, Any] = {}
+        self._expect("{")
+        while self._peek() != "}":
+            if head or self._held is not None:
+                self._expect(",")
+            key = self._value()
+            self._expect(":")
+            if key == "hands" and self._peek() == "[":
+                if "header" in head and "btn" in head:
+                    break  # stream the hands from here
+                self._held = self._value()
+            else:
+                head[key] = self._value()
+        else:
+            self._pos += 1
+        self._streaming = self._held is None and self._peek() == "["
+        if self._held is None and not self._streaming:
+            raise TranscriptSyntaxError(f"{path}: not a BTN JSON document: no 'hands' list")
+        self.head = _head({**head, "hands": []}, path)
+
+    def __iter__(self) -> Iterator[Hand]:
+        seen: set[int] = set()
+        if self._held is not None:
+            for index, hand in enumerate(self._held):
+                yield _json_hand(hand, index, self.path, seen)
+            return
+        self._expect("[")
+        index = 0
+        while self._peek() != "]":
+            if index:
+                self._expect(",")
+            yield _json_hand(self._value(), index, self.path, seen)
+            index += 1
+        self._pos += 1
+        while self._peek() == ",":  # keys after the hands
+            self._pos += 1
+            key = self._value()
+            self._expect(":")
+            self._value()
+            if key in ("btn", "header", "metadata", "metadataText"):
+                raise _error(self.path, f"/{key}", "a second value after the hands")
+        self._expect("}")
+        if self._peek():
+            raise TranscriptSyntaxError(f"{self.path}: text after the JSON document")
+
+    # --- an incremental JSON scanner over the stream -----------------------------------------
+
+    def _fill(self) -> bool:
+        if self._eof:
+            return False
+        chunk = self._stream.read(self._CHUNK)
+        if not chunk:
+            self._eof = True
+            return False
+        self._lines_before += self._buf.count("\n", 0, self._pos)
+        self._buf = self._buf[self._pos :] + chunk
+        self._pos = 0
+        return True
+
+    def _error(self, message: str, index: int) -> TranscriptSyntaxError:
+        """``message`` at buffer position ``index``, as ``file:line:col``."""
+        line = self._lines_before + self._buf.count("\n", 0, index) + 1
+        column = index - self._buf.rfind("\n", 0, index)
+        return TranscriptSyntaxError(message, location=Location(self.path, line, column))
+
+    def _peek(self) -> str:
+        """The next character that is not white space ('' at the end)."""
+        while True:
+            while self._pos < len(self._buf) and self._buf[self._pos] in " \t\r\n":
+                self._pos += 1
+            if self._pos < len(self._buf) or not self._fill():
+                return self._buf[self._pos : self._pos + 1]
+
+    def _expect(self, char: str) -> None:
+        found = self._peek()
+        if found != char:
+            shown = repr(found) if found else "the end"
+            raise self._error(f"not valid JSON: expected {char!r}, found {shown}", self._pos)
+        self._pos += 1
+
+    def _value(self) -> Any:
+        self._peek()
+        while True:
+            try:
+                value, end = self._decoder.raw_decode(self._buf, self._pos)
+            except json.JSONDecodeError as exc:
+                if self._fill():
+                    continue
+                raise self._error(f"not valid JSON: {exc.msg}", exc.pos) from None
+            except RecursionError:
+                raise TranscriptSyntaxError(f"{self.path}: JSON nested too deeply") from None
+            except ValueError as exc:  # an integer too long for Python to read
+                raise TranscriptSyntaxError(f"{self.path}: not a usable JSON form: {exc}") from None
+            if end == len(self._buf) and not self._eof and self._fill():
+                continue  # a number may go on in the next chunk
+            self._pos = end
+            return value

@@ -205,7 +205,7 @@ class _Items:
         yield tr.TeamClaim(position=f"{p}.score", name="score", ns=ns, ew=ew)
         total = (self.totals[0] + ns, self.totals[1] + ew)
         yield tr.TeamClaim(position=f"{p}.total", name="total", ns=total[0], ew=total[1])
-        if game.is_over() and game.results[-1] is result and game.winner is not None:
+        if game.is_over() and game.results[-1] == result and game.winner is not None:
             yield tr.WinnerClaim(position=f"{p}.winner", team=TEAM_NAMES[game.winner])
 
 

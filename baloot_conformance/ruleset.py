@@ -575,7 +575,20 @@ def _explain(error: ValidationError) -> tuple[str, str | None]:
         return f"{where}expected {error.validator_value}, found {_kind(error.instance)} {shown}", (
             description
         )
-    return f"{where}{error.message}"[:300], description
+    if error.validator in ("maxLength", "minLength") and isinstance(error.instance, str):
+        bound = "at most" if error.validator == "maxLength" else "at least"
+        return (
+            f"{where}{len(error.instance):,} characters long; {bound} "
+            f"{error.validator_value:,} are allowed",
+            description,
+        )
+    if error.validator in ("maxItems", "minItems") and isinstance(error.instance, list):
+        bound = "at most" if error.validator == "maxItems" else "at least"
+        return f"{where}{len(error.instance):,} entries; {bound} {error.validator_value:,}", (
+            description
+        )
+    message = error.message if len(error.message) <= 300 else error.message[:297] + "..."
+    return f"{where}{message}", description
 
 
 def _kind(value: Any) -> str:
@@ -1033,6 +1046,12 @@ def canonical_json(data: Any) -> str:
 
 
 def _load_checked(reference: str | Path) -> _Document:
+    if Path(reference).is_dir():
+        raise UnreadableInputError(
+            f"{reference} is a folder, not a ruleset",
+            hint=f"give a ruleset id or a .yaml file; for every file of a folder: "
+            f"{Path(reference) / '*.yaml'}",
+        )
     if (
         isinstance(reference, str)
         and not _is_path_reference(reference)

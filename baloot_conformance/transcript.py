@@ -1015,6 +1015,11 @@ def _first_statement(text: str, errors: _Errors) -> Stmt:
         hint = "a BTN file starts with the line '%btn 1'"
         if text.startswith("\ufeff"):
             hint = "the file starts with a byte-order mark (U+FEFF): save it as UTF-8 without one"
+        elif text.lstrip(" \t").startswith("{"):
+            hint = (
+                "this looks like the JSON form of BTN: turn it into BTN text with "
+                "'baloot-conformance convert --to btn FILE'"
+            )
         raise errors.at(
             f"expected the version line '%btn 1' as the first line, found {_found(text, 1)}",
             1,

@@ -28,7 +28,7 @@ from baloot_conformance.engine.actions import (
     Raise,
 )
 from baloot_conformance.engine.game import Game
-from baloot_conformance.engine.hand import Hand, HandResult
+from baloot_conformance.engine.hand import Hand, HandResult, void_result
 from baloot_conformance.engine.model import (
     SEAT_NAMES,
     TEAM_NAMES,
@@ -533,12 +533,15 @@ class HandChecker:
     def _start_from_claim(self, item: tr.ContractClaim) -> None:
         """A partial transcript: the hand is played under the contract its claim states."""
         self.claims -= 1  # taken as given, not checked
-        if item.buyer is None or item.kind is None:
-            raise _Stop(f"a void hand cannot be checked without its auction ({self.partial})")
-        hands = self._eight_cards()
         dealer = self.dealer
         if dealer is None:
             raise _Stop("the hand has no 'dealer' line: who leads the first trick is not known")
+        if item.buyer is None or item.kind is None:  # a void hand, its reason not known
+            self.result = void_result(self.rules, dealer, "all_pass")
+            if not self.game.is_over():
+                self.game.record(self.result)
+            return
+        hands = self._eight_cards()
         buyer = seat_from_name(item.buyer)
         receiver = buyer
         if self.faceup is not None:

@@ -38,7 +38,7 @@ def test_schema_is_valid_and_described() -> None:
     walk(document, "#")
 
 
-@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.btn")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(FIXTURES.parent.rglob("*.btn")), ids=lambda p: p.name)
 def test_fixtures_convert_both_ways(path: Path) -> None:
     transcript = read_transcript(path)
     data = to_json(transcript)

@@ -37,7 +37,7 @@ def test_parse_write_parse_is_identity(data: st.DataObject) -> None:
     assert streamed == list(first.hands)
 
 
-@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.btn")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(FIXTURES.parent.rglob("*.btn")), ids=lambda p: p.name)
 def test_fixtures_are_canonical(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert format_transcript(read_transcript(path)) == text

@@ -67,12 +67,15 @@ def test_a_wrong_claim_exits_1_with_its_position(games: list[Path]) -> None:
 
 
 def test_unreadable_input_exits_2(tmp_path: Path) -> None:
-    code, _, err = run("check", str(tmp_path / "missing.btn"))
-    assert code == 2 and "no such file" in err.lower()
+    # The text report says it on standard output (and nothing twice on the terminal).
+    code, out, err = run("check", str(tmp_path / "missing.btn"))
+    assert code == 2 and "no such file" in out.lower() and not err
     not_btn = tmp_path / "notes.btn"
     not_btn.write_text("hello\n", encoding="utf-8")
-    code, _, err = run("check", str(not_btn))
-    assert code == 2 and f"{not_btn}:1:1" in err and "Traceback" not in err
+    code, out, err = run("check", str(not_btn))
+    assert code == 2 and f"{not_btn}:1:1" in out and "Traceback" not in out + err
+    code, _, err = run("check", str(not_btn), "--format", "json")
+    assert code == 2 and f"{not_btn}:1:1" in err  # a machine report: stderr says it too
 
 
 def test_usage_errors_exit_2() -> None:

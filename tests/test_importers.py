@@ -120,16 +120,16 @@ def test_import_command(tmp_path: Path) -> None:
     out = io.StringIO()
     assert main(["import", "--from", "majlis", str(plain)], out, io.StringIO()) == 0
     assert out.getvalue() == import_file("majlis", logs[0])
-    # A log of the wrong shape: exit 1 and the pointer; an unknown importer or file: exit 2.
+    # A log of the wrong shape (the pointer said), an unknown importer or file: exit 2.
     err = io.StringIO()
-    assert main(["import", "--from", "tazjel", str(plain)], io.StringIO(), err) == 1
+    assert main(["import", "--from", "tazjel", str(plain)], io.StringIO(), err) == 2
     assert "m2.json: /rounds/0: the field 'faceup' is missing" in err.getvalue()
     err = io.StringIO()
     assert main(["import", "--from", "nope", str(plain)], io.StringIO(), err) == 2
     assert "no importer named 'nope'" in err.getvalue()
     err = io.StringIO()
     assert main(["import", "--from", "majlis", str(plain), "-o", str(plain)], stdout, err) == 2
-    assert "is one of the inputs" in err.getvalue() and plain.read_bytes()[:1] == b"{"
+    assert "the output is one of the inputs" in err.getvalue() and plain.read_bytes()[:1] == b"{"
     bad = tmp_path / "bad.json"
     bad.write_text("{not json", encoding="utf-8")
     err = io.StringIO()
@@ -142,7 +142,7 @@ def test_import_command(tmp_path: Path) -> None:
     [
         ("[" * 50_000, 2, "not a usable JSON log"),  # nested beyond the parser's depth
         ('{"seed": ' + "9" * 5000 + "}", 2, "not a usable JSON log"),  # an integer too long
-        ("[1, 2]", 1, "/: expected an object, found a list"),
+        ("[1, 2]", 2, "/: expected an object, found a list"),
         (b"\x1f\x8b\x08broken", 2, "cannot read the log"),  # a gzip file cut short
     ],
 )

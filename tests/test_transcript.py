@@ -87,7 +87,8 @@ def test_worked_hand_parses_with_positions() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["worked-hand.btn", "majlis-game-1.btn", "tazjel-game-1.btn", "notation-tour.btn"]
+    "name",
+    ["worked-hand.btn", "majlis-game-1.btn", "tazjel-game-1.btn", "../notation/notation-tour.btn"],
 )
 def test_fixtures_parse(name: str) -> None:
     transcript = read_transcript(FIXTURES / name)

@@ -13,18 +13,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from baloot_conformance.btn_json import from_json_text, to_json_text
-from baloot_conformance.btn_writer import format_hand, format_header, format_transcript
+from baloot_conformance.btn_json import JsonReader, json_chunks
+from baloot_conformance.btn_writer import format_hand, format_header
 from baloot_conformance.cli.output import replaced
-from baloot_conformance.errors import TranscriptSyntaxError, UnreadableInputError
+from baloot_conformance.errors import BalootError, TranscriptSyntaxError, UnreadableInputError
 from baloot_conformance.importers import (
     BUILT_IN,
     ENTRY_POINT_GROUP,
-    ImportLogError,
     import_file,
     importer,
 )
-from baloot_conformance.transcript import Transcript, TranscriptReader, read_transcript
+from baloot_conformance.transcript import Transcript, TranscriptReader
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -143,28 +142,41 @@ def run_fmt(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return status
 
 
-def _convert_one(path: Path, to: str) -> str:
+def _convert_one(path: Path, to: str, write: Callable[[str], object]) -> None:
+    """Stream ``path`` converted to ``to`` into ``write``, hand by hand both ways."""
     if to == "json":
-        return to_json_text(read_transcript(path))
+        with TranscriptReader(path) as reader:
+            head = Transcript(
+                version=reader.version,
+                header=reader.header,
+                hands=(),
+                metadata=reader.metadata,
+                metadata_text=reader.metadata_text,
+            )
+            for chunk in json_chunks(head, reader):
+                write(chunk)
+        return
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8") as stream:
+            reader_json = JsonReader(stream, str(path))
+            write(format_header(reader_json.head))
+            for hand in reader_json:
+                write(format_hand(hand))
     except UnicodeDecodeError as exc:
         raise TranscriptSyntaxError(f"{path}: not UTF-8 text: {exc.reason}") from None
     except OSError as exc:
         raise UnreadableInputError(f"{path}: cannot read it: {exc.strerror}") from None
-    return format_transcript(from_json_text(text, str(path)))
 
 
 def run_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    """Convert each file; 1 if any is invalid, 2 for usage problems."""
+    """Convert each file; 2 if a file is missing or not what ``--to`` converts from."""
     suffix = ".json" if args.to == "json" else ".btn"
     return _each_file(
         args,
         stdout,
         stderr,
-        lambda path: _convert_one(path, args.to),
+        lambda path, write: _convert_one(path, args.to, write),
         lambda path: path.stem + suffix,
-        TranscriptSyntaxError,
     )
 
 
@@ -172,24 +184,19 @@ def _each_file(
     args: argparse.Namespace,
     stdout: TextIO,
     stderr: TextIO,
-    convert: Callable[[Path], str],
+    convert: Callable[[Path, Callable[[str], object]], object],
     name: Callable[[Path], str],
-    invalid: type[Exception],
 ) -> int:
-    """Convert ``args.files`` one by one: to standard output, to ``--output`` (a file for one
-    input, a folder for several, each result under ``name(path)``). 1 if an input is
-    ``invalid`` (reported, the others still converted), 2 for usage problems."""
+    """Convert ``args.files`` one by one, streaming: to standard output, or to ``--output``
+    (a file for one input, a folder for several, each result under ``name(path)``), written
+    through a temporary file and never over an input. 2 if an input cannot be converted
+    (reported, the others still converted) or for usage problems."""
     files = [Path(f) for f in args.files]
     for path in files:
         if not path.is_file():
             print(f"error: {path}: no such file", file=stderr)
             return EXIT_USAGE
     output = Path(args.output) if args.output else None
-    if output is not None and any(output.resolve() == path.resolve() for path in files):
-        print(
-            f"error: --output {output} is one of the inputs; it would be overwritten", file=stderr
-        )
-        return EXIT_USAGE
     if len(files) > 1:
         if output is None:
             print("error: several files need --output FOLDER", file=stderr)
@@ -198,29 +205,26 @@ def _each_file(
     status = EXIT_OK
     for path in files:
         try:
-            text = convert(path)
-        except invalid as exc:
+            if output is None:
+                convert(path, stdout.write)
+                continue
+            target = output / name(path) if len(files) > 1 or output.is_dir() else output
+            with replaced(target, files) as out:
+                convert(path, out.write)
+        except BalootError as exc:
             print(f"error: {exc}", file=stderr)
-            status = EXIT_INVALID
-            continue
-        if output is None:
-            stdout.write(text)
-        elif len(files) > 1 or output.is_dir():
-            (output / name(path)).write_text(text, encoding="utf-8", newline="\n")
-        else:
-            output.write_text(text, encoding="utf-8", newline="\n")
+            status = EXIT_USAGE
     return status
 
 
 def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    """Import each log; 1 if a log has a shape its importer cannot place, 2 for usage
-    problems (an unknown importer, a missing or unreadable file)."""
+    """Import each log; 2 if a log cannot be read or has a shape its importer cannot place,
+    or for usage problems (an unknown importer, a missing file)."""
     importer(args.engine)  # an unknown name is a usage error before any file is read
     return _each_file(
         args,
         stdout,
         stderr,
-        lambda path: import_file(args.engine, path),
+        lambda path, write: write(import_file(args.engine, path)),
         lambda path: path.name.removesuffix(".gz").removesuffix(".json") + ".btn",
-        ImportLogError,
     )

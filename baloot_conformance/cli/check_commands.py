@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from baloot_conformance import __version__
 from baloot_conformance import transcript as tr
@@ -87,7 +87,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         default="text",
         help="report format (default text; json is JSON Lines)",
     )
-    check.add_argument("--output", metavar="FILE", help="write the report to FILE")
+    check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
     check.add_argument(
         "--jobs",
         type=int,
@@ -142,7 +142,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="how often a player entitled to raise (double, triple...) does, 0 to 1 (default 0.3)",
     )
 
-    generate.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
+    generate.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     generate.set_defaults(handler=_generate)
 
 
@@ -191,7 +191,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ruleset_version=ruleset.version if ruleset else None,
         ruleset_digest=ruleset.digest if ruleset else None,
     )
-    target = replaced(args.output, files) if args.output else contextlib.nullcontext(out)
+    unbroken = cast(TextIO, _Unbroken(out))
+    target = replaced(args.output, files) if args.output else contextlib.nullcontext(unbroken)
     with target as stream:
         color = (
             not args.output
@@ -219,7 +220,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             for problem in problems:
                 unreadable += 1
                 progress.clear()
-                print(f"error: {problem.message}", file=err)
+                if args.output or args.format != "text":  # else the report on stdout says it
+                    print(f"error: {problem.message}", file=err)
                 reporter.file_error(problem)
             if args.fail_fast and (failed or errors or unreadable):
                 break
@@ -342,6 +344,38 @@ def _verdicts(
         yield from check_transcript(source, path, ruleset, required)
     except BalootError as exc:
         problems.append(FileError(path, str(exc)))
+
+
+class _Unbroken(io.TextIOBase):
+    """Standard output that a closed pipe (``check ... | head``) does not stop: the rest of
+    the report is dropped, the check runs to its end, and the exit code tells its verdict."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream: TextIO | None = stream
+
+    def write(self, text: str) -> int:
+        if self._stream is not None:
+            try:
+                self._stream.write(text)
+            except BrokenPipeError:
+                self._drop()
+        return len(text)
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._drop()
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+    def _drop(self) -> None:
+        self._stream = None
+        with contextlib.suppress(OSError):  # stop Python's own flush at exit from failing
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
 
 
 class _Progress:

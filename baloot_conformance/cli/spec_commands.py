@@ -109,7 +109,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         ),
     )
     disagreements.add_argument(
-        "--output", metavar="FILE", help="write to FILE (default: standard output)"
+        "-o", "--output", metavar="FILE", help="write to FILE (default: standard output)"
     )
     disagreements.set_defaults(handler=_disagreements)
 

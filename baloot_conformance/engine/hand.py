@@ -81,6 +81,16 @@ class HandResult:
     next_dealer: Seat
 
 
+def void_result(rules: Ruleset, dealer: Seat, reason: str) -> HandResult:
+    """A hand that ended without a contract (``all_pass``, ``kawesh``, ``exposed_ace``), and
+    who deals next [deal.dealer.rotation, deal.kawesh]."""
+    rotation = rules.deal.dealer_rotation.after_all_pass
+    same_dealer = (reason == "all_pass" and rotation == "same_dealer") or (
+        reason in ("exposed_ace", "kawesh") and rules.deal.kawesh.option != "next_dealer"
+    )
+    return HandResult(None, reason, None, (0, 0), dealer if same_dealer else next_seat(dealer))
+
+
 class Hand:
     """A hand in progress: ``Hand(rules, dealer, first_five, faceup)`` for a recorded deal, or
     :meth:`shuffled` to deal from a pack."""
@@ -880,14 +890,9 @@ class Hand:
         """How the hand ended. Raises ValueError before it is over."""
         if self.phase != "over":
             raise ValueError("the hand is not over")
-        rotation = self.rules.deal.dealer_rotation.after_all_pass
-        same_dealer = (self.void_reason == "all_pass" and rotation == "same_dealer") or (
-            self.void_reason in ("exposed_ace", "kawesh")
-            and self.rules.deal.kawesh.option != "next_dealer"
-        )
-        next_dealer = self.dealer if same_dealer else next_seat(self.dealer)
         if self.contract is None or self.void_reason:
-            return HandResult(None, self.void_reason, None, (0, 0), next_dealer)
+            return void_result(self.rules, self.dealer, self.void_reason)
+        next_dealer = next_seat(self.dealer)
         score = self._score_result
         assert score is not None
         return HandResult(self.contract, "", score, score.game_points, next_dealer)
