@@ -1046,12 +1046,6 @@ def canonical_json(data: Any) -> str:
 
 
 def _load_checked(reference: str | Path) -> _Document:
-    if Path(reference).is_dir():
-        raise UnreadableInputError(
-            f"{reference} is a folder, not a ruleset",
-            hint=f"give a ruleset id or a .yaml file; for every file of a folder: "
-            f"{Path(reference) / '*.yaml'}",
-        )
     if (
         isinstance(reference, str)
         and not _is_path_reference(reference)
@@ -1062,6 +1056,12 @@ def _load_checked(reference: str | Path) -> _Document:
             hint="give a shipped ruleset id (see 'baloot-conformance spec list') or a .yaml file",
         )
     try:
+        if Path(reference).is_dir():
+            raise UnreadableInputError(
+                f"{reference} is a folder, not a ruleset",
+                hint=f"give a ruleset id or a .yaml file; for every file of a folder: "
+                f"{Path(reference) / '*.yaml'}",
+            )
         return _load_path_checked(reference)
     except OSError as exc:  # e.g. a name too long for the file system, a loop of links
         raise UnreadableInputError(f"cannot read the ruleset {reference}: {exc.strerror}") from None

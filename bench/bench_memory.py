@@ -37,11 +37,11 @@ def build(size_mb: int, folder: Path, wrong: bool) -> Path:
     number = 0
     written = 0
     with path.open("w", encoding="utf-8") as out:
-        out.write(header + "\n")
+        out.write(header.rstrip("\n") + "\n")
         while written < size_mb << 20:
             for hand in hands:
                 number += 1
-                text = "\n" + re.sub(r"^hand \d+", f"hand {number}", hand) + "\n"
+                text = "\n" + re.sub(r"^hand \d+", f"hand {number}", hand.strip("\n")) + "\n"
                 written += out.write(text)
     return path
 
