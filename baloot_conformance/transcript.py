@@ -73,6 +73,7 @@ __all__ = [
     "TrickClaim",
     "WinnerClaim",
     "game_runs",
+    "iter_game_runs",
     "iter_hands",
     "parse_transcript",
     "read_transcript",
@@ -1992,29 +1993,50 @@ def game_runs(text: str, min_hands: int) -> list[tuple[str, int]]:
     A file whose hand numbers seem to repeat is not cut: a reader of one run could not see the
     repeat, and the whole file's reader reports it where it is.
     """
-    cuts = [(0, 1)]  # (offset, line) where each run starts
+    lines = text.splitlines(keepends=True)
+    if repeats_hand_numbers(lines):
+        return [(text, 1)]
+    return list(iter_game_runs(lines, min_hands)) or [(text, 1)]
+
+
+def repeats_hand_numbers(lines: Iterable[str]) -> bool:
+    """Whether a hand number seems to appear twice (then a file is not cut into runs)."""
     numbers: set[str] = set()
+    for line in lines:
+        m = _HAND_START.match(line)
+        if m is not None:
+            number = m.group(2).lstrip("0")
+            if number in numbers:
+                return True
+            numbers.add(number)
+    return False
+
+
+def iter_game_runs(lines: Iterable[str], min_hands: int) -> Iterator[tuple[str, int]]:
+    """:func:`game_runs` over lines (with their line ends), one run at a time, so that a
+    large file is never held whole."""
+    run: list[str] = []
+    first = 1
     hands = 0
-    line, counted = 1, 0
-    for m in _HAND_LINE.finditer(text):
-        indent, number, starts = m.groups()
-        number = number.lstrip("0")
-        if number in numbers:
-            return [(text, 1)]
-        numbers.add(number)
-        if hands >= min_hands and starts and not indent:
-            offset = m.start()
-            line += text.count("\n", counted, offset)
-            counted = offset
-            cuts.append((offset, line))
-            hands = 0
-        hands += 1
-    ends = [offset - 1 for offset, _ in cuts[1:]] + [len(text)]  # drop the newline before
-    return [(text[a:end], first) for (a, first), end in zip(cuts, ends, strict=True)]
+    cut_at: int | None = None  # index in ``run`` of an unindented hand line, when a cut may go
+    for number, line in enumerate(lines, 1):
+        if cut_at is not None and cut_at == len(run) - 1 and line.startswith("start "):
+            yield "".join(run[:cut_at]).removesuffix("\n"), first
+            run = run[cut_at:]
+            first = number - 1
+            hands = 1
+        cut_at = None
+        m = _HAND_START.match(line)
+        if m is not None:
+            if hands >= min_hands and not m.group(1):
+                cut_at = len(run)
+            hands += 1
+        run.append(line)
+    if run:
+        yield "".join(run), first
 
 
-#: A hand line (its number) and whether a ``start`` line follows it.
-_HAND_LINE = re.compile(r"^([ \t]*)hand[ \t]+([0-9]*)[^\n]*(?:\n(start )?)?", re.MULTILINE)
+_HAND_START = re.compile(r"([ \t]*)hand[ \t]+([0-9]*)")
 
 
 def iter_hands(source: Source, path: str | None = None) -> Iterator[Hand]:

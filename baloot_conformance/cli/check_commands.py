@@ -286,17 +286,28 @@ def _tasks(files: list[str], reference: str | None, required: frozenset[str]) ->
             yield path, ruleset, required, run
 
 
-def _game_runs(path: str) -> tuple[str, list[tuple[str, int]]] | None:
-    """The file's ruleset tag and its text cut into runs of whole games; ``None`` when the
-    file cannot be cut (it reads badly, or is a single run): a worker then reads it whole."""
+def _game_runs(path: str) -> tuple[str, Iterator[tuple[str, int]]] | None:
+    """The file's ruleset tag and its text cut into runs of whole games, read as a stream (a
+    first pass checks that the file can be cut); ``None`` when it cannot (it reads badly,
+    repeats a hand number, or is a single run): a worker then reads it whole."""
     try:
         with tr.TranscriptReader(path) as reader:
             tag = ruleset_tag(reader)
-        text = Path(path).read_bytes().decode("utf-8")
+        with open(path, encoding="utf-8", newline="") as stream:
+            if tr.repeats_hand_numbers(stream):
+                return None
+            stream.seek(0)
+            runs = tr.iter_game_runs(stream, _RUN_HANDS)
+            if sum(1 for _ in itertools.islice(runs, 2)) < 2:
+                return None
     except (BalootError, OSError, UnicodeDecodeError):
         return None
-    runs = tr.game_runs(text, _RUN_HANDS)
-    return (tag, runs) if len(runs) > 1 else None
+    return tag, _stream_runs(path)
+
+
+def _stream_runs(path: str) -> Iterator[tuple[str, int]]:
+    with open(path, encoding="utf-8", newline="") as stream:
+        yield from tr.iter_game_runs(stream, _RUN_HANDS)
 
 
 def _check_task(task: _Task) -> tuple[list[HandVerdict], list[FileError]]:
