@@ -1,8 +1,10 @@
-"""The rule reference of ``docs/ruleset.md``, generated from the schema and a ruleset.
+"""Generated pages: the rule reference of ``docs/ruleset.md``, and ``docs/sources.md``.
 
-Every section, rule and field, with the schema's descriptions, the allowed values and the
-default ruleset's value; fixed rules say why no profile may change them. A test keeps the page
-in step: ``python -m baloot_conformance.rulebook --write`` rewrites the section.
+The reference lists every section, rule and field, with the schema's descriptions, the allowed
+values and the default ruleset's value; fixed rules say why no profile may change them. The
+sources page is the bibliography behind the source keys every rule cites, with the rules and
+rulesets citing each. Tests keep both in step: ``python -m baloot_conformance.rulebook
+--write`` rewrites them.
 """
 
 from __future__ import annotations
@@ -86,6 +88,46 @@ def rule_reference_markdown(ruleset: Ruleset | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def sources_markdown() -> str:
+    """``docs/sources.md``: each bibliography key, what it is, and who cites it."""
+    from baloot_conformance.ruleset import shipped_rulesets
+
+    base = load_ruleset("saudi")
+    bibliography: dict[str, str] = dict(base.document.get("sources", {}))
+    cited: dict[str, list[str]] = {key: [] for key in bibliography}
+    for name in shipped_rulesets():
+        ruleset = load_ruleset(name)
+        for section in SECTIONS:
+            for key, rule in ruleset.document.get(section, {}).items():
+                if name != "saudi" and rule == base.document[section].get(key):
+                    continue  # inherited from saudi, counted there
+                for source in rule.get("sources", []):
+                    head = str(source).split()[0].rstrip(",:")
+                    if head in cited:
+                        cited[head].append(
+                            f"{section}.{key}" + ("" if name == "saudi" else f" ({name})")
+                        )
+    lines = [
+        "# Sources",
+        "",
+        "Every rule of every ruleset cites the sources it rests on by a short key (`sources:`),",
+        "sometimes followed by the part of the source meant (a file, a section, a logged hand).",
+        "This page is the bibliography behind the keys, generated from `spec/rulesets/saudi.yaml`",
+        "(`python -m baloot_conformance.rulebook --write`); profiles cite the same keys. Where the",
+        "sources disagree, `docs/disagreements.md` sets their readings side by side.",
+        "",
+        "| key | source | cited by |",
+        "|---|---|---|",
+    ]
+    for key, text in bibliography.items():
+        users = cited[key]
+        shown = ", ".join(f"`{u}`" for u in users[:6]) + (
+            f" and {len(users) - 6} more" if len(users) > 6 else ""
+        )
+        lines.append(f"| `{key}` | {' '.join(str(text).split())} | {shown or '—'} |")
+    return "\n".join(lines) + "\n"
+
+
 def updated_page(page: str) -> str:
     """``page`` (docs/ruleset.md) with its reference section regenerated."""
     head = page.split(HEADING, 1)[0]
@@ -93,8 +135,10 @@ def updated_page(page: str) -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover - a maintenance command
-    target = Path(__file__).resolve().parent.parent / "docs" / "ruleset.md"
+    docs = Path(__file__).resolve().parent.parent / "docs"
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: python -m baloot_conformance.rulebook --write")
+    target = docs / "ruleset.md"
     target.write_text(updated_page(target.read_text(encoding="utf-8")), encoding="utf-8")
-    print(f"wrote {target}")
+    (docs / "sources.md").write_text(sources_markdown(), encoding="utf-8")
+    print(f"wrote {target} and {docs / 'sources.md'}")

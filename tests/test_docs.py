@@ -47,3 +47,13 @@ def test_the_rule_reference_is_generated_from_the_schema() -> None:
     assert updated_page(page) == page, (
         "docs/ruleset.md's reference is stale: python -m baloot_conformance.rulebook --write"
     )
+
+
+def test_the_sources_page_is_current() -> None:
+    from baloot_conformance.rulebook import sources_markdown
+
+    page = (DOCS / "sources.md").read_text(encoding="utf-8")
+    assert page == sources_markdown(), (
+        "docs/sources.md is stale: python -m baloot_conformance.rulebook --write"
+    )
+    assert "| `KAM` |" in page and "`scoring.sun.conversion`" in page

@@ -4,10 +4,11 @@ working with rulesets."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-from pathlib import Path
 from typing import Any, TextIO
 
+from baloot_conformance.cli.output import replaced
 from baloot_conformance.diff import diff_rulesets, find_witness
 from baloot_conformance.disagreements import disagreements_markdown
 from baloot_conformance.errors import SpecError, UnreadableInputError
@@ -215,11 +216,10 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _disagreements(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    text = disagreements_markdown(progress=lambda line: print(line, file=err))
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-    else:
-        out.write(text)
+    # The output is checked before the search, which takes minutes.
+    target = replaced(args.output) if args.output else contextlib.nullcontext(out)
+    with target as stream:
+        stream.write(disagreements_markdown(progress=lambda line: print(line, file=err)))
     return _EXIT_OK
 
 
