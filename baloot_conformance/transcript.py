@@ -1894,6 +1894,16 @@ class TranscriptReader:
                 hint='name the rules the game was played under, e.g. [Ruleset "saudi@1"]',
             )
 
+    def head(self) -> Transcript:
+        """The transcript read so far without its hands: version, header and metadata."""
+        return Transcript(
+            version=self.version,
+            header=self.header,
+            hands=(),
+            metadata=self.metadata,
+            metadata_text=self.metadata_text,
+        )
+
     def source_line(self, number: int) -> str | None:
         """Line ``number`` of the source, for quoting (``None`` when it cannot be read back,
         e.g. from a pipe). The file is not held in memory: see :class:`_LineIndex`."""

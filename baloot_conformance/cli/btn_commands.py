@@ -23,7 +23,7 @@ from baloot_conformance.importers import (
     import_file,
     importer,
 )
-from baloot_conformance.transcript import Transcript, TranscriptReader
+from baloot_conformance.transcript import TranscriptReader
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -87,14 +87,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 def _write_canonical(source: Path, write: Callable[[str], object]) -> None:
     """Stream the canonical form of ``source`` to ``write``, hand by hand."""
     with TranscriptReader(source) as reader:
-        header = Transcript(
-            version=reader.version,
-            header=reader.header,
-            hands=(),
-            metadata=reader.metadata,
-            metadata_text=reader.metadata_text,
-        )
-        write(format_header(header))
+        write(format_header(reader.head()))
         for hand in reader:
             write(format_hand(hand))
 
@@ -146,14 +139,7 @@ def _convert_one(path: Path, to: str, write: Callable[[str], object]) -> None:
     """Stream ``path`` converted to ``to`` into ``write``, hand by hand both ways."""
     if to == "json":
         with TranscriptReader(path) as reader:
-            head = Transcript(
-                version=reader.version,
-                header=reader.header,
-                hands=(),
-                metadata=reader.metadata,
-                metadata_text=reader.metadata_text,
-            )
-            for chunk in json_chunks(head, reader):
+            for chunk in json_chunks(reader.head(), reader):
                 write(chunk)
         return
     try:
