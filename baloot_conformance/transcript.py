@@ -25,6 +25,7 @@ Layers, each usable on its own (the tests use them to compare the front ends):
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import re
@@ -2061,13 +2062,7 @@ def iter_hands(source: Source, path: str | None = None) -> Iterator[Hand]:
 def _transcript(reader: TranscriptReader) -> Transcript:
     with reader:
         hands = tuple(reader)
-    return Transcript(
-        version=reader.version,
-        header=reader.header,
-        hands=hands,
-        metadata=reader.metadata,
-        metadata_text=reader.metadata_text,
-    )
+    return dataclasses.replace(reader.head(), hands=hands)
 
 
 def parse_transcript(text: str | bytes, path: str = "<string>") -> Transcript:
