@@ -2012,11 +2012,11 @@ def game_runs(text: str, min_hands: int) -> list[tuple[str, int]]:
 
 def repeats_hand_numbers(lines: Iterable[str]) -> bool:
     """Whether a hand number seems to appear twice (then a file is not cut into runs)."""
-    numbers: set[str] = set()
+    numbers = _NumberSet()  # compact: a set of a million numbers would take megabytes
     for line in lines:
         m = _HAND_START.match(line)
-        if m is not None:
-            number = m.group(2).lstrip("0")
+        if m is not None and m.group(2):
+            number = int(m.group(2)[:12])  # a longer number is refused by the reader anyway
             if number in numbers:
                 return True
             numbers.add(number)
