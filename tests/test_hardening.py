@@ -39,6 +39,24 @@ def run(*argv: str, cwd: Path | None = None) -> tuple[int, str, str]:
         os.chdir(previous)
 
 
+def profile(tmp_path: Path, name: str, rules: str) -> Path:
+    """A profile over saudi changing the rules written in ``rules`` (YAML from line 7 on)."""
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(
+        f"format: baloot-ruleset/1\nid: {name}\nversion: '1.0.0'\nextends: saudi@1\n"
+        f"title: {name}\ndescription: {name}\n{rules}",
+        encoding="utf-8",
+    )
+    return path
+
+
+def conversion(formula: str) -> str:
+    return (
+        "scoring:\n  sun.conversion:\n    statement: x\n    sources: [KAM]\n"
+        f"    formula: '{formula}'\n"
+    )
+
+
 def clean(code: int, out: str, err: str) -> None:
     assert code in (0, 1, 2) and "Traceback" not in out + err
 
@@ -76,17 +94,11 @@ def test_a_mixed_run_is_never_green(tmp_path: Path, fmt: str) -> None:
 
 
 def test_a_formula_that_can_divide_by_zero_is_refused(tmp_path: Path) -> None:
-    profile = tmp_path / "zero.yaml"
-    profile.write_text(
-        "format: baloot-ruleset/1\nid: zero\nversion: '1.0.0'\nextends: saudi@1\n"
-        "title: zero\ndescription: divides by zero at 65\nscoring:\n  sun.conversion:\n"
-        "    statement: x\n    sources: [KAM]\n    formula: 'raw // (raw - 65)'\n",
-        encoding="utf-8",
-    )
-    code, _, err = run("spec", "validate", str(profile))
+    zero = profile(tmp_path, "zero", conversion("raw // (raw - 65)"))
+    code, _, err = run("spec", "validate", str(zero))
     assert code == 1 and "zero.yaml:11:14" in err
     assert "can divide by zero: raw=65" in err
-    code, _, err = run("check", str(GOOD), "--ruleset", str(profile))
+    code, _, err = run("check", str(GOOD), "--ruleset", str(zero))
     assert code == 2 and "can divide by zero" in err
 
 
@@ -156,14 +168,8 @@ def test_huge_numbers_are_refused_by_every_reader(tmp_path: Path) -> None:
     code, out, err = run("convert", "--to", "btn", str(as_json))
     clean(code, out, err)
     assert code == 2 and "not a usable JSON form" in err
-    profile = tmp_path / "big.yaml"
-    profile.write_text(
-        "format: baloot-ruleset/1\nid: big\nversion: '1.0.0'\nextends: saudi@1\ntitle: b\n"
-        f"description: b\ngame:\n  target:\n    statement: x\n    sources: [GEA]\n"
-        f"    points: {digits}\n",
-        encoding="utf-8",
-    )
-    code, _, err = run("spec", "validate", str(profile))
+    target = f"game:\n  target:\n    statement: x\n    sources: [GEA]\n    points: {digits}\n"
+    code, _, err = run("spec", "validate", str(profile(tmp_path, "big", target)))
     assert code == 1 and "an integer of 5,000 digits" in err
 
 
@@ -196,15 +202,8 @@ def test_one_exit_code_for_a_file_that_is_not_btn(tmp_path: Path) -> None:
 def test_messages_that_name_the_problem(tmp_path: Path) -> None:
     code, _, err = run("spec", "validate", str(tmp_path))
     assert code == 2 and "is a folder, not a ruleset" in err
-    profile = tmp_path / "long.yaml"
     formula = " + ".join(["raw"] * 700)
-    profile.write_text(
-        "format: baloot-ruleset/1\nid: long\nversion: '1.0.0'\nextends: saudi@1\ntitle: l\n"
-        f"description: l\nscoring:\n  sun.conversion:\n    statement: x\n    sources: [KAM]\n"
-        f"    formula: '{formula}'\n",
-        encoding="utf-8",
-    )
-    code, _, err = run("spec", "validate", str(profile))
+    code, _, err = run("spec", "validate", str(profile(tmp_path, "long", conversion(formula))))
     assert code == 1 and f"{len(formula):,} characters long; at most 2,000 are allowed" in err
     as_json = tmp_path / "game.btn"
     run("convert", "--to", "json", str(GOOD), "-o", str(as_json))
@@ -303,9 +302,9 @@ def test_a_line_over_the_limit(tmp_path: Path) -> None:
     ],
 )
 def test_ruleset_yaml_limits(tmp_path: Path, yaml_text: str, message: str) -> None:
-    profile = tmp_path / "p.yaml"
-    profile.write_text("format: baloot-ruleset/1\n" + yaml_text, encoding="utf-8")
-    code, _, err = run("spec", "validate", str(profile))
+    path = tmp_path / "p.yaml"
+    path.write_text("format: baloot-ruleset/1\n" + yaml_text, encoding="utf-8")
+    code, _, err = run("spec", "validate", str(path))
     assert code in (1, 2) and message in err and "Traceback" not in err
 
 
