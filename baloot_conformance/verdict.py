@@ -42,6 +42,7 @@ from baloot_conformance.engine.model import (
     seat_from_name,
 )
 from baloot_conformance.engine.projects import find_projects
+from baloot_conformance.engine.trace import Trace
 from baloot_conformance.errors import FormulaError, Location
 from baloot_conformance.ruleset import Ruleset, load_ruleset
 
@@ -185,6 +186,7 @@ class HandChecker:
         self.lines = lines
         """The transcript's lines by number, for quoting a divergence's line."""
         self.game = game
+        self.trace = game.trace
         self.path = path
         self.ruleset_name = ruleset_name
         self.totals = game.totals
@@ -251,6 +253,8 @@ class HandChecker:
         expected: str | None = None,
         claimed: str | None = None,
     ) -> None:
+        if rule_id is not None and self.trace is not None:
+            self.trace.hit(rule_id)  # the rule decided: it was broken here
         source = self.lines(item.line)
         column = item.column
         if source and source.startswith("trick "):  # point within the trick line
@@ -312,6 +316,8 @@ class HandChecker:
 
     def _dealer(self, item: tr.Dealer) -> None:
         self.dealer = seat_from_name(item.seat)
+        if self.expected_dealer is not None and self.trace is not None:
+            self.trace.hit("deal.dealer.rotation")
         if self.expected_dealer is not None and self.dealer != self.expected_dealer:
             self.diverge(
                 item,
@@ -377,6 +383,7 @@ class HandChecker:
                 (first_five[0], first_five[1], first_five[2], first_five[3]),
                 self.faceup,
                 totals=self.totals,
+                trace=self.trace,
             )
         except IllegalAction as exc:
             raise _Stop(f"inconsistent deal: {exc.reason}") from None
@@ -555,7 +562,7 @@ class HandChecker:
         )
         try:
             self.engine = Hand.from_contract(
-                self.rules, dealer, hands, contract, self.faceup, self.totals
+                self.rules, dealer, hands, contract, self.faceup, self.totals, self.trace
             )
         except IllegalAction as exc:
             raise _Stop(f"inconsistent deal: {exc.reason}") from None
@@ -1071,18 +1078,20 @@ def check_hands(
     path: str,
     ruleset: Ruleset,
     required: frozenset[str] = frozenset(),
+    trace: Trace | None = None,
 ) -> Iterator[HandVerdict]:
     """Replay hands that follow each other as games: running totals, dealer rotation and the
     game's winner carry over; a new game starts after one ends and at every hand that
     :func:`starts_game`. Divergences quote their lines when ``hands`` is a
-    :class:`~baloot_conformance.transcript.TranscriptReader`."""
+    :class:`~baloot_conformance.transcript.TranscriptReader`. ``trace`` counts the rules that
+    decided something (rule coverage)."""
     name = f"{ruleset.id}@{ruleset.version}"
     game: Game | None = None
     expected_dealer: Seat | None = None
     lines = hands.source_line if isinstance(hands, tr.TranscriptReader) else (lambda n: None)
     for hand in hands:
         if game is None or game.is_over() or starts_game(hand):
-            game = Game(ruleset, dealer=0)
+            game = Game(ruleset, dealer=0, trace=trace)
             expected_dealer = None
         verdict, checker = check_hand(
             ruleset, hand, path, name, game, expected_dealer, required, lines

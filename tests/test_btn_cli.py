@@ -9,7 +9,7 @@ from pathlib import Path
 
 from baloot_conformance.cli import main
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "btn"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 UNTIDY = '%btn 1\n[Ruleset "saudi@1"]\nhand 1\ndealer   E\nfaceup 10♠\n'
 TIDY = '%btn 1\n[Ruleset "saudi@1"]\n\nhand 1\ndealer E\nfaceup TS\n'
 
@@ -36,7 +36,7 @@ def test_fmt_check_and_rewrite(tmp_path: Path) -> None:
 
 
 def test_fmt_check_passes_on_fixtures() -> None:
-    code, out, err = run("fmt", "--check", *map(str, sorted(FIXTURES.parent.rglob("*.btn"))))
+    code, out, err = run("fmt", "--check", *map(str, sorted(FIXTURES.rglob("*.btn"))))
     assert (code, out, err) == (0, "", "")
 
 
@@ -56,7 +56,7 @@ def test_missing_file_is_a_usage_error(tmp_path: Path) -> None:
 
 def test_convert_both_ways(tmp_path: Path) -> None:
     source = tmp_path / "worked.btn"
-    shutil.copy(FIXTURES / "worked-hand.btn", source)
+    shutil.copy(FIXTURES / "scoring" / "worked-hand.btn", source)
     code, out, _ = run("convert", "--to", "json", str(source))
     assert code == 0
     data = json.loads(out)
@@ -68,7 +68,7 @@ def test_convert_both_ways(tmp_path: Path) -> None:
 
 
 def test_convert_several_files_needs_a_folder(tmp_path: Path) -> None:
-    files = [str(p) for p in sorted(FIXTURES.parent.rglob("*.btn"))[:2]]
+    files = [str(p) for p in sorted(FIXTURES.rglob("*.btn"))[:2]]
     assert run("convert", "--to", "json", *files)[0] == 2
     folder = tmp_path / "out"
     assert run("convert", "--to", "json", "-o", str(folder), *files)[0] == 0

@@ -15,7 +15,7 @@ from baloot_conformance.btn_writer import format_transcript
 from baloot_conformance.errors import TranscriptSyntaxError
 from baloot_conformance.transcript import parse_transcript, read_transcript
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "btn"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
 def test_schema_is_valid_and_described() -> None:
@@ -38,7 +38,7 @@ def test_schema_is_valid_and_described() -> None:
     walk(document, "#")
 
 
-@pytest.mark.parametrize("path", sorted(FIXTURES.parent.rglob("*.btn")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(FIXTURES.rglob("*.btn")), ids=lambda p: p.name)
 def test_fixtures_convert_both_ways(path: Path) -> None:
     transcript = read_transcript(path)
     data = to_json(transcript)
@@ -58,7 +58,7 @@ def test_json_round_trip(text: str) -> None:
 
 
 def test_positions_are_written_and_recomputed() -> None:
-    transcript = read_transcript(FIXTURES / "worked-hand.btn")
+    transcript = read_transcript(FIXTURES / "scoring" / "worked-hand.btn")
     data = to_json(transcript)
     items = data["hands"][0]["items"]
     assert items[17] == {
@@ -75,7 +75,7 @@ def test_positions_are_written_and_recomputed() -> None:
 
 
 def test_json_checked_like_text() -> None:
-    data = to_json(read_transcript(FIXTURES / "worked-hand.btn"))
+    data = to_json(read_transcript(FIXTURES / "scoring" / "worked-hand.btn"))
     data["hands"][0]["items"][2]["cards"][0] = "8S"  # W is dealt N's 8S as well
     with pytest.raises(TranscriptSyntaxError, match="8S is dealt twice"):
         from_json(data)
@@ -94,7 +94,7 @@ def test_json_checked_like_text() -> None:
     ],
 )
 def test_bad_json(change: object, words: str) -> None:
-    data = to_json(read_transcript(FIXTURES / "worked-hand.btn"))
+    data = to_json(read_transcript(FIXTURES / "scoring" / "worked-hand.btn"))
     change(data)  # type: ignore[operator]
     with pytest.raises(TranscriptSyntaxError, match=words.replace("[", "\\[")):
         from_json(data)

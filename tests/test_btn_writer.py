@@ -16,7 +16,7 @@ from baloot_conformance.btn_writer import format_transcript
 from baloot_conformance.transcript import iter_hands, parse_transcript, read_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "fixtures" / "btn"
+FIXTURES = ROOT / "fixtures"
 _settings = settings(
     max_examples=20, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
 )
@@ -37,7 +37,7 @@ def test_parse_write_parse_is_identity(data: st.DataObject) -> None:
     assert streamed == list(first.hands)
 
 
-@pytest.mark.parametrize("path", sorted(FIXTURES.parent.rglob("*.btn")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(FIXTURES.rglob("*.btn")), ids=lambda p: p.name)
 def test_fixtures_are_canonical(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert format_transcript(read_transcript(path)) == text
@@ -91,7 +91,7 @@ def test_docs_embed_the_grammar_and_the_examples() -> None:
         docs, "lark"
     )
     examples = _fenced_blocks(docs, "btn")
-    for name in ("worked-hand.btn", "majlis-game-1.btn"):
+    for name in ("scoring/worked-hand.btn", "majlis/majlis-game-1.btn"):
         assert (FIXTURES / name).read_text(encoding="utf-8") in examples
     for example in examples:
         assert format_transcript(parse_transcript(example)) == example

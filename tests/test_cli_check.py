@@ -17,7 +17,7 @@ from baloot_conformance.cli import main
 from baloot_conformance.resources import spec_path
 
 ROOT = Path(__file__).resolve().parent.parent
-WORKED = ROOT / "fixtures" / "btn" / "worked-hand.btn"
+WORKED = ROOT / "fixtures" / "scoring" / "worked-hand.btn"
 
 
 def run(*argv: str) -> tuple[int, str, str]:

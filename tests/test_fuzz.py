@@ -28,8 +28,8 @@ from baloot_conformance.verdict import check_hands
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = [
-    (ROOT / "fixtures" / "btn" / "worked-hand.btn").read_bytes(),
-    (ROOT / "fixtures" / "notation" / "notation-tour.btn").read_bytes(),
+    (ROOT / "fixtures" / "scoring" / "worked-hand.btn").read_bytes(),
+    (ROOT / "examples" / "notation-tour.btn").read_bytes(),
     (ROOT / "examples" / "nonconforming-game.btn").read_bytes()[:6000],
 ]
 SAUDI = load_ruleset("saudi")
@@ -86,7 +86,7 @@ def test_what_reads_back_round_trips_through_both_forms(data: bytes) -> None:
 
 
 def _json_mutations() -> st.SearchStrategy[str]:
-    with TranscriptReader(ROOT / "fixtures" / "btn" / "worked-hand.btn") as reader:
+    with TranscriptReader(ROOT / "fixtures" / "scoring" / "worked-hand.btn") as reader:
         from baloot_conformance.transcript import Transcript
 
         transcript = Transcript(version=reader.version, header=reader.header, hands=tuple(reader))

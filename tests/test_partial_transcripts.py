@@ -24,7 +24,7 @@ from baloot_conformance.verdict import HandVerdict, check_hands
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "tests" / "data" / "peer-logs"
-WORKED = (ROOT / "fixtures" / "btn" / "worked-hand.btn").read_text(encoding="utf-8")
+WORKED = (ROOT / "fixtures" / "scoring" / "worked-hand.btn").read_text(encoding="utf-8")
 
 
 def check(text: str, ruleset: str, required: frozenset[str] = frozenset()) -> list[HandVerdict]:
@@ -85,7 +85,7 @@ def test_the_face_up_card_in_two_hold_lines_is_dealt_twice(tmp_path: Path) -> No
 
 
 def test_the_shipped_tazjel_game_checks_with_its_hold_lines() -> None:
-    text = (ROOT / "fixtures" / "btn" / "tazjel-game-1.btn").read_text(encoding="utf-8")
+    text = (ROOT / "fixtures" / "notation" / "tazjel-game-1.btn").read_text(encoding="utf-8")
     verdicts = check(text, "tazjel")
     assert [v.status for v in verdicts] == ["pass"] * 10
     assert all("the auction (no 'faceup' line)" in v.unchecked for v in verdicts)

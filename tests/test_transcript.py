@@ -36,7 +36,7 @@ from baloot_conformance.transcript import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "fixtures" / "btn"
+FIXTURES = ROOT / "fixtures"
 HEAD = '%btn 1\n[Ruleset "saudi@1"]\n\nhand 1\n'
 
 
@@ -50,7 +50,7 @@ def error_of(text: str | bytes) -> TranscriptSyntaxError:
 
 
 def test_worked_hand_parses_with_positions() -> None:
-    transcript = read_transcript(FIXTURES / "worked-hand.btn")
+    transcript = read_transcript(FIXTURES / "scoring" / "worked-hand.btn")
     assert transcript.version == "1"
     assert transcript.tags == {
         "Ruleset": "saudi@1",
@@ -88,7 +88,12 @@ def test_worked_hand_parses_with_positions() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["worked-hand.btn", "majlis-game-1.btn", "tazjel-game-1.btn", "../notation/notation-tour.btn"],
+    [
+        "scoring/worked-hand.btn",
+        "majlis/majlis-game-1.btn",
+        "notation/tazjel-game-1.btn",
+        "../examples/notation-tour.btn",
+    ],
 )
 def test_fixtures_parse(name: str) -> None:
     transcript = read_transcript(FIXTURES / name)
@@ -96,7 +101,7 @@ def test_fixtures_parse(name: str) -> None:
 
 
 def test_full_game_reaches_152() -> None:
-    hands = read_transcript(FIXTURES / "majlis-game-1.btn").hands
+    hands = read_transcript(FIXTURES / "majlis" / "majlis-game-1.btn").hands
     last = {c.position.rsplit(".", 1)[1]: c for c in hands[-1].claims}
     total = last["total"]
     assert isinstance(total, TeamClaim) and max(total.ns or 0, total.ew or 0) >= 152
@@ -104,11 +109,11 @@ def test_full_game_reaches_152() -> None:
 
 
 def test_eight_card_hands_and_no_declare_lines() -> None:
-    tazjel = read_transcript(FIXTURES / "tazjel-game-1.btn").hands[0]
+    tazjel = read_transcript(FIXTURES / "notation" / "tazjel-game-1.btn").hands[0]
     holds = [e for e in tazjel.events if isinstance(e, Hold)]
     assert [h.seat for h in holds] == ["N", "W", "S", "E"]
     assert all(len(h.cards) == 8 for h in holds)
-    majlis = read_transcript(FIXTURES / "majlis-game-1.btn").hands
+    majlis = read_transcript(FIXTURES / "majlis" / "majlis-game-1.btn").hands
     assert not any(isinstance(e, Declare) for h in majlis for e in h.events)
     raises = [e for h in majlis for e in h.events if isinstance(e, Call) and e.phase == "raise"]
     assert any(r.word == "pass" for r in raises)

@@ -32,7 +32,7 @@ from baloot_conformance.ruleset import Ruleset, load_ruleset, shipped_rulesets
 from baloot_conformance.verdict import HandVerdict, check_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
-WORKED = (ROOT / "fixtures" / "btn" / "worked-hand.btn").read_text(encoding="utf-8")
+WORKED = (ROOT / "fixtures" / "scoring" / "worked-hand.btn").read_text(encoding="utf-8")
 
 
 SCRATCH = Path(tempfile.mkdtemp(prefix="baloot-verdict-")) / "hand.btn"
@@ -329,7 +329,7 @@ def test_mutations_are_detected_at_their_position() -> None:
 def test_a_real_engine_log_conforms_to_its_own_profile() -> None:
     """majlis-baloot's logged game (shared peer-games) under the majlis profile: every event
     legal, every claim right; under saudi its known differences show up, rule by rule."""
-    text = (ROOT / "fixtures" / "btn" / "majlis-game-1.btn").read_text(encoding="utf-8")
+    text = (ROOT / "fixtures" / "majlis" / "majlis-game-1.btn").read_text(encoding="utf-8")
     assert all(v.status == "pass" for v in check_text(text, "majlis"))
     roots = {
         v.position: v.divergences[0].rule_id for v in check_text(text, "saudi") if v.divergences

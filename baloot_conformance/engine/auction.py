@@ -41,6 +41,7 @@ from baloot_conformance.engine.model import (
     partner,
     team,
 )
+from baloot_conformance.engine.trace import Trace
 from baloot_conformance.ruleset import Ruleset
 
 Window = Literal["calls", "respond", "claim", "hijack", "confirm", "done"]
@@ -94,6 +95,7 @@ class Auction:
         "round",
         "rules",
         "speaker",
+        "trace",
         "window",
     )
 
@@ -103,8 +105,10 @@ class Auction:
         dealer: Seat,
         faceup: Card,
         first_five: tuple[CardSet, ...],
+        trace: Trace | None = None,
     ) -> None:
         self.rules = rules
+        self.trace = trace
         self.dealer = dealer
         self.faceup = faceup
         self.first_five = first_five
@@ -123,6 +127,8 @@ class Auction:
         self._queue: list[Seat] = []
         """Seats still to be asked in the claim or hijack window, in priority order."""
         self.result: AuctionResult | None = None
+        if trace is not None and any(self._all_low(seat) for seat in range(4)):
+            trace.hit("deal.kawesh")  # a hand that could be redealt, where the rule allows
 
     def copy(self) -> Auction:
         other = _copy.copy(self)
@@ -254,6 +260,8 @@ class Auction:
             self._check_ashkal(seat)
             return
         rule = "bidding.round1.calls" if self.round == 1 else "bidding.rounds"
+        if call not in {level.call for level in self.rules.doubling.chain.levels}:
+            rule = "bidding.call_words"  # no call of the kit's at all
         raise IllegalAction(
             rule,
             f"{call!r} is not a call of round {self.round}: expected pass, hokum, sun or ashkal",
@@ -337,8 +345,7 @@ class Auction:
         option = self.rules.deal.kawesh.option
         if option == "disabled":
             raise IllegalAction("deal.kawesh", "this ruleset has no Kawesh redeal")
-        hand = self.first_five[seat]
-        if any(card.rank not in _LOW_RANKS for card in CARDS if hand >> card.index & 1):
+        if not self._all_low(seat):
             raise IllegalAction(
                 "deal.kawesh", f"{SEAT_NAMES[seat]} holds a card above 9 and may not claim Kawesh"
             )
@@ -378,6 +385,8 @@ class Auction:
 
     def push(self, bid: Bid) -> None:
         """Apply a call, or raise :class:`IllegalAction` naming the rule that forbids it."""
+        if self.trace is not None:
+            self._trace_call(bid)
         self._check(bid)
         if self.window == "claim":
             self._claim(bid)
@@ -393,6 +402,36 @@ class Auction:
                 self._finish("sun", None, bid.seat, bid.seat, False)
         else:
             self._call(bid)
+
+    def _trace_call(self, bid: Bid) -> None:
+        """Count the rules that decide whether a call may be made now: the window's turn
+        rule, the calls of the round, and the rules of Hokum, Sun, Ashkal and Kawesh calls."""
+        trace = self.trace
+        assert trace is not None
+        if self.result is not None:
+            trace.hit("bidding.order")
+            return
+        trace.hit(self.window_rule(), "bidding.call_words")
+        if self.window not in ("calls", "respond"):
+            return
+        trace.hit("bidding.round1.calls" if self.round == 1 else "bidding.rounds")
+        call = bid.call
+        if call == "hokum" and self.round == 2:
+            trace.hit("bidding.round2.hokum_suit")
+        if self.pending is not None and self.window == "calls":
+            # Later seats answer a Hokum in turn, and none of them may bid Hokum over it.
+            trace.hit("bidding.hokum_responses", "bidding.hokum_over_hokum")
+        if self.pending is not None and call in ("hokum", "sun", "ashkal"):
+            trace.hit("bidding.hokum_over_hokum" if call == "hokum" else "bidding.sun_over_hokum")
+        if call == "ashkal":
+            trace.hit("bidding.ashkal.eligibility")
+        elif call == "kawesh":
+            trace.hit("deal.kawesh")
+
+    def _all_low(self, seat: Seat) -> bool:
+        """Whether a seat's first cards are all 7s, 8s and 9s (a Kawesh hand)."""
+        hand = self.first_five[seat]
+        return all(card.rank in _LOW_RANKS for card in CARDS if hand >> card.index & 1)
 
     def _answers(self, bidder: Seat) -> list[Seat] | None:
         """Who answers a Hokum in turn [bidding.hokum_responses]: ``None`` for the rest of the
@@ -435,6 +474,8 @@ class Auction:
         option = self.rules.bidding.sun_priority.in_round(self.round)
         earlier = list(self.order[: self.order.index(sun_bidder)])
         live = [s for s in earlier if s not in self.passed]
+        if self.trace is not None and earlier:
+            self.trace.hit("bidding.sun_priority")
         if option == "live_only":
             queue = live
         elif option == "passed_may_claim":
@@ -469,6 +510,8 @@ class Auction:
 
     def _finish_sun(self, caller: Seat, ashkal: bool) -> None:
         if ashkal:
+            if self.trace is not None:
+                self.trace.hit("bidding.ashkal")
             receiver = partner(caller)
             buyer = caller if self.rules.bidding.ashkal.buyer == "caller" else receiver
             self._finish("sun", None, buyer, receiver, True)
@@ -483,6 +526,8 @@ class Auction:
                 self.passed = set()
                 return
             self.result = AuctionResult(None, None, self.order[0], self.order[0], False, "all_pass")
+            if self.trace is not None:
+                self.trace.hit("bidding.all_pass", "bidding.rounds")
             self.window = "done"
             return
         bidder = self.pending[0]
@@ -514,6 +559,8 @@ class Auction:
     def _confirm(self) -> None:
         assert self.pending is not None
         seat, suit = self.pending
+        if self.trace is not None:
+            self.trace.hit("bidding.hokum_confirmation")  # asked, or final without asking
         if self.rules.bidding.hokum_confirmation.option == "confirm_only" and suit is not None:
             self._finish("hokum", suit, seat, seat, False)
         else:

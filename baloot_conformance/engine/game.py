@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from baloot_conformance.engine.hand import HandResult
 from baloot_conformance.engine.model import Seat, Team
+from baloot_conformance.engine.trace import Trace
 from baloot_conformance.ruleset import Ruleset
 
 
@@ -24,6 +25,8 @@ class Game:
     totals: tuple[int, int] = (0, 0)
     results: list[HandResult] = field(default_factory=list)
     winner: Team | None = None
+    trace: Trace | None = None
+    """Counts the rules that decide the game's end (:mod:`~baloot_conformance.engine.trace`)."""
 
     def is_over(self) -> bool:
         return self.winner is not None
@@ -60,6 +63,10 @@ class Game:
         """The end of the game on the totals [game.target, game.both_over_target]."""
         target = self.rules.game.target.points
         ns, ew = self.totals
+        if self.trace is not None:
+            self.trace.hit("game.target")
+            if ns >= target and ew >= target:
+                self.trace.hit("game.both_over_target")
         # Both over the target: the higher total wins; exactly equal totals play on
         # (game.both_over_target).
         if (ns >= target or ew >= target) and ns != ew:

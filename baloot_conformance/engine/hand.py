@@ -58,9 +58,10 @@ from baloot_conformance.engine.model import (
     next_seat,
     team,
 )
-from baloot_conformance.engine.play import PlayRules, play_rules
-from baloot_conformance.engine.projects import Project
+from baloot_conformance.engine.play import DECIDED_BY, PlayRules, play_rules
+from baloot_conformance.engine.projects import HUNDREDS, Project
 from baloot_conformance.engine.scoring import HandFacts, HandScore, score_hand
+from baloot_conformance.engine.trace import Trace
 from baloot_conformance.rules import RaiseLevel
 from baloot_conformance.ruleset import Ruleset
 
@@ -122,6 +123,7 @@ class Hand:
         "rules",
         "stock",
         "totals",
+        "trace",
         "trick",
         "tricks",
         "tricks_done",
@@ -136,10 +138,12 @@ class Hand:
         faceup: Card,
         stock: tuple[Card, ...] | None = None,
         totals: tuple[int, int] = (0, 0),
+        trace: Trace | None = None,
     ) -> None:
         """Start a hand from its first deal [deal.first_round, deal.faceup]: the first five
         cards of each seat (index = seat), the face-up card, and, for a hand dealt from a
-        shuffled pack, the stock the completion comes from (top first).
+        shuffled pack, the stock the completion comes from (top first). ``trace`` counts the
+        rules that decide something (see :mod:`~baloot_conformance.engine.trace`).
 
         Raises:
             IllegalAction: a seat without the right number of cards, or a card given twice.
@@ -162,6 +166,7 @@ class Hand:
         if stock is not None and (card_set(stock) & (seen | 1 << faceup.index)):
             raise IllegalAction("deal.completion", "the stock holds cards already dealt")
         self.rules = rules
+        self.trace = trace
         self.dealer = dealer
         self.first_five = first_five
         self.faceup = faceup
@@ -171,7 +176,7 @@ class Hand:
         self.initial: tuple[CardSet, ...] = ()
         """Each seat's eight cards once the deal is complete."""
         self.phase: Phase = "auction"
-        self.auction = Auction(rules, dealer, faceup, first_five)
+        self.auction = Auction(rules, dealer, faceup, first_five, trace)
         self.contract: Contract | None = None
         self.void_reason = ""
         self.history: list[Action] = []
@@ -194,6 +199,10 @@ class Hand:
         """The card points of the last finished trick."""
         self._legal_cache: tuple[int, CardSet] = (-1, 0)
         self._score_result: HandScore | None = None
+        if trace is not None:
+            trace.hit("deal.first_round", "deal.faceup")
+            if faceup.rank is Rank.ACE:
+                trace.hit("deal.exposed_ace")
         if faceup.rank is Rank.ACE and rules.deal.exposed_ace.option == "redeal":
             self._void("exposed_ace")
 
@@ -226,6 +235,7 @@ class Hand:
         contract: Contract,
         faceup: Card | None = None,
         totals: tuple[int, int] = (0, 0),
+        trace: Trace | None = None,
     ) -> Hand:
         """A hand whose auction is not known, for a log that records only the eight cards of
         each seat and the contract: ready for the raises and the play, the auction skipped.
@@ -262,6 +272,7 @@ class Hand:
         hand._set_up(contract)
         rest = [h & ~f for h, f in zip(hands, first_five, strict=True)]
         hand.push(Complete((rest[0], rest[1], rest[2], rest[3])))
+        hand.trace = trace  # from the raises on: the deal and the auction were not replayed
         return hand
 
     def assume_raises(self, level: int, locked: bool) -> None:
@@ -514,6 +525,8 @@ class Hand:
         return (rest[0], rest[1], rest[2], rest[3])
 
     def _push_complete(self, action: Complete) -> None:
+        if self.trace is not None:
+            self.trace.hit("deal.completion")
         if self.phase != "completion":
             raise IllegalAction("deal.completion", "the deal is completed once, after the auction")
         assert self.contract is not None
@@ -547,7 +560,11 @@ class Hand:
         self.initial = tuple(self.hands)
         self.play_rules = play_rules(self.rules, self.contract)
         self.phase = "raises"
+        if self.trace is not None:
+            self.trace.hit("deal.completion", "cards.deck")
         if self.rules.projects.declaration.option in ("automatic_all", "automatic_best_two"):
+            if self.trace is not None:
+                self.trace.hit("projects.declaration")
             for seat in range(4):
                 self._declared += projects_.automatic_declarations(
                     self.rules, self.contract.kind, seat, self.hands[seat]
@@ -556,6 +573,10 @@ class Hand:
     # raises
 
     def _check_raise(self, action: Raise) -> None:
+        if self.trace is not None:
+            self.trace.hit("doubling.window", "doubling.chain")
+            if self.contract is not None and self.contract.kind == "sun":
+                self.trace.hit("doubling.sun")
         if self.phase != "raises" or self.contract is None:
             raise IllegalAction(
                 "doubling.window",
@@ -638,6 +659,8 @@ class Hand:
             locked = False
         self._set_contract(level=level.multiplier, gahwa=gahwa, locked=locked)
         self._lock_by = self._lock_chooser(action.seat, level)
+        if self.trace is not None and self.contract.kind == "hokum":
+            self.trace.hit("doubling.lock")
         if self._next_raise >= len(levels):
             self._close_raises()
 
@@ -723,6 +746,8 @@ class Hand:
         return project
 
     def _check_declare(self, action: Declare) -> None:
+        if self.trace is not None:
+            self.trace.hit("projects.declaration", "projects.limits")
         option = self.rules.projects.declaration.option
         if option == "none":
             raise IllegalAction("projects.declaration", "this ruleset has no projects")
@@ -741,6 +766,8 @@ class Hand:
             )
 
     def _check_announce(self, action: Announce) -> None:
+        if self.trace is not None:
+            self.trace.hit("projects.baloot")
         if action.what != "baloot":
             raise IllegalAction("projects.baloot", f"{action.what!r} is not an announcement")
         last = self.history[-1] if self.history else None
@@ -802,7 +829,10 @@ class Hand:
         rules = self.play_rules
         assert rules is not None
         trick = self.trick
-        if not rules.decide(hand, trick) >> index & 1:
+        decided = rules.decide(hand, trick)
+        if self.trace is not None:
+            self._trace_play(decided)
+        if not decided >> index & 1:
             rules.check(hand, trick, self.leader, card)
             raise AssertionError("check() must reject what legal() excludes")  # pragma: no cover
         if phase == "raises":  # the first card closes the raises and the lock choice
@@ -810,6 +840,15 @@ class Hand:
             self._lock_by = None
         self._apply_play(seat, card)
         self.history.append(action)
+
+    def _trace_play(self, decided: int) -> None:
+        """Count the rule behind a card's legal set, when it left a held card out or freed
+        the player from an obligation; the first lead and its seat too."""
+        trace = self.trace
+        assert trace is not None
+        trace.hit(*DECIDED_BY[decided >> 32])
+        if not self.trick and not self.tricks_done:
+            trace.hit("play.first_lead")
 
     def force_play(self, action: Play) -> bool:
         """Play a card that breaks a play obligation, as a transcript records it, so that replay
@@ -849,11 +888,31 @@ class Hand:
         self.points[winning_team] += self.last_trick_points
         self.tricks[winning_team] += 1
         self.tricks_done += 1
+        if self.trace is not None:
+            self._trace_trick(trick)
         self.trick = ()
         self.leader = winner
         if self.tricks_done == 8:
             self.last_trick_team = winning_team
             self._score()
+
+    def _trace_trick(self, trick: tuple[int, ...]) -> None:
+        """Count what decided a finished trick: its winner by the card orders, the points of
+        its cards, the team they go to, the turn that went round the table."""
+        trace = self.trace
+        assert trace is not None and self.contract is not None
+        trace.hit("play.trick_winner", "deal.seating", "deal.direction")
+        trump = self.contract.trump_index
+        trumps = sum(1 for i in trick if i >> 3 == trump)
+        led = sum(1 for i in trick if i >> 3 == trick[0] >> 3)
+        if trumps >= 2:
+            trace.hit("cards.order.trump")
+        if led >= 2 and trick[0] >> 3 != trump:
+            trace.hit("cards.order.plain")
+        if trumps:
+            trace.hit("cards.points.trump")
+        if trumps < 4:
+            trace.hit("cards.points.plain")
 
     # end of the hand
 
@@ -885,6 +944,43 @@ class Hand:
         )
         self._score_result = score_hand(self.rules, facts)
         self.phase = "over"
+        if self.trace is not None:
+            self._trace_score()
+
+    def _trace_score(self) -> None:
+        """Count what decided the score: the rules the scorer applied, the projects and
+        their comparison, the Baloot and what may have blocked it, the card totals."""
+        trace = self.trace
+        score = self._score_result
+        assert trace is not None and score is not None and self.contract is not None
+        conversion = self.rules.scoring.sun_conversion
+        if self.contract.kind == "hokum":
+            conversion = self.rules.scoring.hokum_conversion
+        # The conversion gives each side's card score even when the outcome sets the points.
+        trace.hit("cards.last_trick", "cards.totals", conversion.id, *score.decided_by)
+        declared = self._declared
+        trace.hit(*(f"projects.{p.name}" for p in declared))
+        if any(p.name in ("sira", "fifty", "hundred.sequence") for p in declared):
+            trace.hit("cards.order.sequence")
+        if declared:
+            trace.hit("projects.comparison")
+        if len(declared) > 1:
+            trace.hit("projects.ranking")
+        if len({team(p.seat) for p in declared}) == 2:
+            top = max(p.strength for p in declared)
+            if len({team(p.seat) for p in declared if p.strength == top}) == 2:
+                trace.hit("projects.tie")
+        sun = self.contract.kind == "sun"
+        if sun and score.kaboot_team is not None and score.kaboot_team != self.contract.buyer_team:
+            trace.hit("scoring.reverse_kaboot")  # a sweep of the Sun buyer: reverse or not
+        trump = self.contract.trump
+        if trump is not None:
+            pair = 1 << card_of(Rank.KING, trump).index | 1 << card_of(Rank.QUEEN, trump).index
+            seat = next((s for s in range(4) if self.initial[s] & pair == pair), None)
+            if seat is not None:
+                trace.hit("projects.baloot")
+                if any(p.seat == seat and p.name in HUNDREDS for p in declared):
+                    trace.hit("projects.baloot.inside_hundred")
 
     def result(self) -> HandResult:
         """How the hand ended. Raises ValueError before it is over."""

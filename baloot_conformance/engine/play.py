@@ -49,8 +49,8 @@ _CARD_BITS = (1 << 32) - 1
 #: Strengths of trump cards start here, above every plain card (plain strengths are 0-7).
 _TRUMP_BASE = 8
 
-# The obligation behind a legal mask, stored above the 32 card bits by ``decide`` (none when
-# every card of the hand is legal).
+# The rule behind a legal mask, stored above the 32 card bits by ``decide``: an obligation
+# (the first six), or a rule that left every card free (the rest); none for a free lead.
 _SHIFT = 32
 _FOLLOW = 1 << _SHIFT
 _LOCKED = 2 << _SHIFT
@@ -58,6 +58,33 @@ _BEAT = 3 << _SHIFT
 _RUFF = 4 << _SHIFT
 _OVERRUFF = 5 << _SHIFT
 _UNDERRUFF = 6 << _SHIFT
+_RUFF_NOT_EXEMPT = 7 << _SHIFT  # _RUFF, the partner winning but not exempting
+_RUFF_NO_OVERRUFF = 8 << _SHIFT  # _RUFF over an opponent's trump, over-ruffing not required
+_SUN_VOID = 9 << _SHIFT
+_TRUMP_VOID = 10 << _SHIFT
+_RUFF_FREE = 11 << _SHIFT  # void in the suit led: no trump to ruff with, or ruffing optional
+_EXEMPT = 12 << _SHIFT
+_UNDERRUFF_FREE = 13 << _SHIFT
+_LEAD_UNLOCKED = 14 << _SHIFT  # a locked Hokum's lead, the hand all trumps or without any
+
+#: The rules each code of ``decide`` stands for (index: the code >> 32), for a trace.
+DECIDED_BY: tuple[tuple[str, ...], ...] = (
+    (),
+    ("play.follow_suit",),
+    ("play.hokum.locked_lead",),
+    ("play.hokum.trump_lead",),
+    ("play.hokum.ruff",),
+    ("play.hokum.overruff", "play.hokum.ruff"),
+    ("play.hokum.underruff", "play.hokum.overruff"),
+    ("play.hokum.ruff", "play.hokum.partner_winning"),
+    ("play.hokum.ruff", "play.hokum.overruff"),
+    ("play.sun.void",),
+    ("play.hokum.trump_lead",),
+    ("play.hokum.ruff",),
+    ("play.hokum.partner_winning",),
+    ("play.hokum.underruff", "play.hokum.overruff"),
+    ("play.hokum.locked_lead",),
+)
 
 
 def play_rules(ruleset: Ruleset, contract: Contract) -> PlayRules:
@@ -174,30 +201,32 @@ class PlayRules:
         return self._points[card_index]
 
     def decide(self, hand: CardSet, trick: tuple[int, ...]) -> int:
-        """The legal cards of ``hand``, ORed with the code of the obligation that chose them
-        (above the 32 card bits): ``decide(hand, trick) >> card.index & 1`` tells in one call
-        whether a card may be played next, which is what replay asks for every card."""
+        """The legal cards of ``hand``, ORed with the code of the rule that chose them (above
+        the 32 card bits, see :data:`DECIDED_BY`): ``decide(hand, trick) >> card.index & 1``
+        tells in one call whether a card may be played next, which is what replay asks for
+        every card."""
         n = len(trick)
         if n == 0:
             if self._locked:  # play.hokum.locked_lead
                 plain = hand & self._plain
                 if plain and plain != hand:
                     return plain | _LOCKED
+                return hand | _LEAD_UNLOCKED
             return hand
         led = trick[0]
         follow = hand & self._suit_mask[led]
         if not self._hokum:
             # play.follow_suit, else play.sun.void: any card.
-            return follow | _FOLLOW if follow else hand
+            return follow | _FOLLOW if follow else hand | _SUN_VOID
         trump_led = (1 << led) & self._trump_mask
         if trump_led:  # play.hokum.trump_lead: void in trump, any card
             if not follow:
-                return hand
+                return hand | _TRUMP_VOID
         elif follow:  # play.follow_suit
             return follow | _FOLLOW
         trumps = hand & self._trump_mask
         if not trump_led and (not trumps or not self._ruff):  # play.hokum.ruff: optional
-            return hand
+            return hand | _RUFF_FREE
         # Only now does it matter who is winning the trick.
         place = self.winner(trick)
         winning = trick[place]
@@ -212,14 +241,16 @@ class PlayRules:
             if self._exempt_any or (
                 self._exempt_fourth and (n == 3 or (1 << led) & self._certain_tops)
             ):
-                return hand
-            return trumps | _RUFF
-        if self._strength[winning] >= _TRUMP_BASE and self._overruff:  # play.hokum.overruff
+                return hand | _EXEMPT
+            return trumps | _RUFF_NOT_EXEMPT
+        if self._strength[winning] >= _TRUMP_BASE:
+            if not self._overruff:  # play.hokum.overruff: not required
+                return trumps | _RUFF_NO_OVERRUFF
             higher = trumps & self._beats[winning]
             if higher:
                 return higher | _OVERRUFF
             # play.hokum.underruff
-            return trumps | _UNDERRUFF if self._underruff_forced else hand
+            return trumps | _UNDERRUFF if self._underruff_forced else hand | _UNDERRUFF_FREE
         return trumps | _RUFF  # play.hokum.ruff
 
     def legal(self, hand: CardSet, trick: tuple[int, ...], leader: Seat) -> CardSet:
@@ -289,7 +320,7 @@ class PlayRules:
                 f"{player} played {card} but, unable to over-ruff {winner_seat}'s {winning}, "
                 f"must still play a trump: {allowed} {holds}",
             )
-        # _RUFF
+        # _RUFF, _RUFF_NOT_EXEMPT, _RUFF_NO_OVERRUFF
         void = _suit_name(CARDS[led].suit)
         reason = f"{player} played {card} but, void in {void}, must ruff with {allowed}"
         if place == len(trick) - 2:

@@ -1,0 +1,240 @@
+"""``fixtures lint``, ``fixtures export`` and ``coverage``: the fixture corpus."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+from baloot_conformance.btn_json import to_json_text
+from baloot_conformance.cli.output import OutputError, replaced
+from baloot_conformance.coverage import Traced, measure, render_text, trace_fixture
+from baloot_conformance.coverage import trace_transcript as trace_plain
+from baloot_conformance.errors import BalootError, UnreadableInputError
+from baloot_conformance.fixtures import (
+    MANIFEST,
+    Fixture,
+    FixtureRun,
+    corpus_root,
+    exported_files,
+    fixture_paths,
+    lint,
+    load_corpus,
+    load_fixture,
+    manifest_entry,
+)
+from baloot_conformance.ruleset import Ruleset, load_ruleset
+from baloot_conformance.transcript import parse_transcript
+
+_EXIT_OK, _EXIT_INVALID, _EXIT_USAGE = 0, 1, 2
+_EXPORT_KIND = "baloot-conformance fixtures"
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``fixtures`` (lint, export) and ``coverage`` to the CLI."""
+    fixtures = subparsers.add_parser(
+        "fixtures",
+        help="lint and export the fixture corpus",
+        description="The fixture corpus: one transcript per rule case, with its metadata.",
+    )
+    commands = fixtures.add_subparsers(title="fixtures commands", metavar="COMMAND")
+    fixtures.set_defaults(handler=lambda args, out, err: _usage(fixtures, err))
+
+    check = commands.add_parser(
+        "lint",
+        help="check fixtures: metadata, ids, rules, and that each gives its expected verdict",
+        description=(
+            "Check fixture files (default: the shipped corpus): the metadata against its "
+            "schema, ids equal to file names and unique, known rule IDs and source keys, the "
+            "ruleset and its versions, the expected verdict reproduced, every declared rule "
+            "exercised, and a profile's fixture telling the profile apart from its base."
+        ),
+        epilog="exit codes: 0 no problem, 1 problems found, 2 usage error or unreadable file.",
+    )
+    check.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders")
+    check.set_defaults(handler=run_lint)
+
+    export = commands.add_parser(
+        "export",
+        help="write the corpus as plain files and a manifest, for another runner",
+        description=(
+            "Write the fixtures as plain files, BTN or JSON, under DIR/<area>/<id>.<ext>, with "
+            "DIR/manifest.json listing each one's id, file, ruleset, rules and expected "
+            "verdict. DIR must be new, empty, or an earlier export (whose files are replaced)."
+        ),
+        epilog="example: baloot-conformance fixtures export --to corpus --format json",
+    )
+    export.add_argument("--to", required=True, metavar="DIR", help="the folder to write")
+    export.add_argument(
+        "--format", choices=("btn", "json"), default="btn", help="file format (default btn)"
+    )
+    export.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders")
+    export.set_defaults(handler=run_export)
+
+    coverage = subparsers.add_parser(
+        "coverage",
+        help="which rules the fixtures (or your transcripts) exercise, measured by replay",
+        description=(
+            "Replay files under a ruleset, recording which rules decided something (a "
+            "legality check that could have failed, a conversion, a comparison), and print "
+            "the rule x file table. Without files: the shipped fixtures written for the "
+            "ruleset or a ruleset it extends."
+        ),
+        epilog=(
+            "exit codes: 0 every rule covered, 1 a rule no file exercises, 2 usage error or "
+            "unreadable file.\nexample: baloot-conformance coverage --ruleset saudi"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    coverage.add_argument(
+        "--ruleset", default="saudi", metavar="ID|PATH", help="the ruleset (default saudi)"
+    )
+    coverage.add_argument(
+        "--format", choices=("text", "json"), default="text", help="output format (default text)"
+    )
+    coverage.add_argument("paths", nargs="*", metavar="FILE", help="transcripts or fixtures")
+    coverage.set_defaults(handler=run_coverage)
+
+
+def _usage(parser: argparse.ArgumentParser, err: TextIO) -> int:
+    parser.print_help(err)
+    return _EXIT_USAGE
+
+
+def _paths(names: list[str]) -> list[Path]:
+    """Fixture files named, or found in folders named (each a corpus or one area)."""
+    if not names:
+        return fixture_paths(corpus_root())
+    found: list[Path] = []
+    for name in names:
+        path = Path(name)
+        if path.is_dir():
+            inside = fixture_paths(path) or sorted(path.glob("*.btn"))
+            if not inside:
+                raise UnreadableInputError(f"{name}: no fixture files (<area>/<id>.btn) in it")
+            found += inside
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise UnreadableInputError(f"{name}: no such file or folder")
+    return found
+
+
+def run_lint(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Print each problem as file:line:col; 1 if there is any."""
+    paths = _paths(args.paths)
+    problems = runs = failing = 0
+    for found in lint(paths):
+        if isinstance(found, FixtureRun):
+            runs += 1
+            failing += not found.fixture.expect.passes
+            if stderr.isatty():
+                print(f"\r{runs}/{len(paths)} {found.fixture.id[:60]:<60}", end="", file=stderr)
+            continue
+        if stderr.isatty():
+            print("\r" + " " * 70 + "\r", end="", file=stderr)
+        problems += 1
+        print(str(found), file=stdout)
+    if stderr.isatty():
+        print("\r" + " " * 70 + "\r", end="", file=stderr)
+    print(
+        f"{len(paths)} fixtures ({runs - failing} passing, {failing} failing by design): "
+        + (f"{problems} problems" if problems else "no problem"),
+        file=stdout,
+    )
+    return _EXIT_INVALID if problems else _EXIT_OK
+
+
+def run_export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Write the files and the manifest; a fixture that cannot be read stops the export."""
+    fixtures = [load_fixture(path) for path in _paths(args.paths)]
+    target = Path(args.to)
+    _prepare(target)
+    entries = []
+    for fixture in fixtures:
+        name = f"{fixture.area}/{fixture.id}.{args.format}"
+        (target / fixture.area).mkdir(parents=True, exist_ok=True)
+        with replaced(target / name) as out:
+            out.write(_exported_text(fixture, args.format))
+        entries.append(manifest_entry(fixture, name))
+    manifest = {"kind": _EXPORT_KIND, "format": args.format, "fixtures": entries}
+    with replaced(target / MANIFEST) as out:
+        out.write(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    print(f"wrote {len(entries)} fixtures and {MANIFEST} to {target}", file=stdout)
+    return _EXIT_OK
+
+
+def _exported_text(fixture: Fixture, form: str) -> str:
+    if form == "btn":
+        return fixture.text
+    return to_json_text(parse_transcript(fixture.text, str(fixture.path)))
+
+
+def _prepare(target: Path) -> None:
+    """Make ``target`` ready: new or empty, or an earlier export whose files are removed."""
+    if target.exists() and not target.is_dir():
+        raise OutputError(f"{target}: not a folder", hint="name a new folder for the export")
+    if not target.exists():
+        try:
+            target.mkdir(parents=True)
+        except OSError as exc:
+            raise OutputError(f"{target}: cannot create it: {exc.strerror}") from None
+        return
+    if not any(target.iterdir()):
+        return
+    manifest = target / MANIFEST
+    try:
+        earlier = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        earlier = None
+    if not isinstance(earlier, dict) or earlier.get("kind") != _EXPORT_KIND:
+        raise OutputError(
+            f"{target}: the folder is not empty and holds no earlier export",
+            hint="export into a new or empty folder",
+        )
+    for name in exported_files(earlier):
+        path = (target / name).resolve()
+        if path.is_relative_to(target.resolve()) and path.is_file():
+            path.unlink()
+
+
+def run_coverage(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Print the table; 1 when a rule of the ruleset is not covered."""
+    ruleset = load_ruleset(args.ruleset)
+    traced: list[Traced] = []
+    if args.paths:
+        for path in _paths_or_files(args.paths):
+            traced.append(_trace_any(path, ruleset))
+    else:
+        for fixture in load_corpus():
+            if fixture.ruleset_id in ruleset.lineage and fixture.expect.syntax_error is None:
+                traced.append(trace_fixture(fixture, ruleset))
+    coverage = measure(ruleset, traced)
+    if args.format == "json":
+        stdout.write(json.dumps(coverage.to_json(), indent=2) + "\n")
+    else:
+        stdout.write(render_text(coverage))
+    return _EXIT_INVALID if coverage.uncovered else _EXIT_OK
+
+
+def _paths_or_files(names: list[str]) -> list[Path]:
+    found: list[Path] = []
+    for name in names:
+        path = Path(name)
+        if path.is_dir():
+            found += sorted(path.rglob("*.btn"))
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise UnreadableInputError(f"{name}: no such file or folder")
+    return found
+
+
+def _trace_any(path: Path, ruleset: Ruleset) -> Traced:
+    """A fixture is traced under its id; any other transcript under its path."""
+    try:
+        fixture = load_fixture(path)
+    except BalootError:
+        return trace_plain(path, ruleset)
+    return trace_fixture(fixture, ruleset)

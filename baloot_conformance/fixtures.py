@@ -1,0 +1,444 @@
+"""The fixture corpus: transcripts that each show one rule, with test262-style metadata.
+
+A fixture is a BTN file ``fixtures/<area>/<id>.btn`` whose metadata block (YAML between two
+``---`` lines, schema ``spec/schema/fixture.schema.json``) says what it shows: a stable
+``id``, a ``description`` working out its numbers, the ``rules`` it exercises, what to
+``expect`` (``pass``, or the position and rule of the root divergence, or the place of a
+syntax error), the ``ruleset`` and versions it is written for, its ``sources`` and its
+``status``. An area is a part of the rules (:data:`AREAS`) or a profile's id: the fixtures
+that tell that profile apart from the default.
+
+:func:`run_fixture` replays a fixture with a :class:`~baloot_conformance.engine.trace.Trace`,
+so that the rules it exercised are measured, not declared; :func:`lint` checks the corpus;
+the coverage table is :mod:`baloot_conformance.coverage`'s.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from baloot_conformance import transcript as tr
+from baloot_conformance.btn_writer import format_transcript
+from baloot_conformance.diff import isolate, rule_documents
+from baloot_conformance.engine.trace import Trace
+from baloot_conformance.errors import BalootError, Location, TranscriptSyntaxError
+from baloot_conformance.resources import data_root, spec_path
+from baloot_conformance.ruleset import Ruleset, load_ruleset, shipped_rulesets
+from baloot_conformance.transcript import parse_transcript
+from baloot_conformance.verdict import HandVerdict, check_hands, ruleset_tag
+
+#: The areas of the rules, one folder each; the other folders are named for a profile.
+AREAS = (
+    "deal", "bidding", "doubling", "projects", "baloot", "play", "scoring", "kaboot", "game",
+    "notation",
+)  # fmt: skip
+
+
+class FixtureError(BalootError):
+    """A fixture file that cannot be used: no metadata block, or metadata that is not valid."""
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a fixture expects: a pass, the root divergence of the first failing hand, or a
+    syntax error at a line and column."""
+
+    position: str | None = None
+    rule: str | None = None
+    syntax_error: tuple[int, int] | None = None
+
+    @classmethod
+    def of(cls, value: Any) -> Expectation:
+        """Read the metadata's ``expect`` (already valid under the schema)."""
+        if value == "pass":
+            return cls()
+        if "syntax_error" in value:
+            return cls(
+                syntax_error=(value["syntax_error"]["line"], value["syntax_error"]["column"])
+            )
+        return cls(position=value["position"], rule=value["rule"])
+
+    @property
+    def passes(self) -> bool:
+        return self.position is None and self.syntax_error is None
+
+    def __str__(self) -> str:
+        if self.syntax_error is not None:
+            return f"a syntax error at line {self.syntax_error[0]}, column {self.syntax_error[1]}"
+        if self.position is None:
+            return "pass"
+        return f"fail at {self.position} ({self.rule})"
+
+    def to_json(self) -> Any:
+        if self.syntax_error is not None:
+            line, column = self.syntax_error
+            return {"syntax_error": {"line": line, "column": column}}
+        return "pass" if self.position is None else {"position": self.position, "rule": self.rule}
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """One fixture file and its metadata."""
+
+    path: Path
+    area: str
+    """The folder it is in: an area of :data:`AREAS` or a profile's id."""
+    metadata: Mapping[str, Any]
+    text: str
+    metadata_line: int
+    """The line of the opening ``---``."""
+
+    @property
+    def id(self) -> str:
+        return str(self.metadata["id"])
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return tuple(self.metadata["rules"])
+
+    @property
+    def expect(self) -> Expectation:
+        return Expectation.of(self.metadata["expect"])
+
+    @property
+    def ruleset_id(self) -> str:
+        return str(self.metadata["ruleset"]["id"])
+
+    @property
+    def versions(self) -> str:
+        return str(self.metadata["ruleset"]["versions"])
+
+    @property
+    def status(self) -> str:
+        return str(self.metadata["status"])
+
+    def where(self, key: str | None = None) -> Location:
+        """The line of a top-level metadata key (the block's first line without one)."""
+        if key is not None:
+            lines = self.text.split("\n")
+            for number in range(self.metadata_line, len(lines)):
+                if lines[number].startswith(f"{key}:"):
+                    return Location(str(self.path), number + 1, 1)
+                if lines[number].startswith("---"):
+                    break
+        return Location(str(self.path), self.metadata_line, 1)
+
+
+@cache
+def metadata_schema() -> dict[str, Any]:
+    """The JSON Schema of fixture metadata."""
+    schema: dict[str, Any] = json.loads(
+        spec_path("schema", "fixture.schema.json").read_text(encoding="utf-8")
+    )
+    return schema
+
+
+def corpus_root() -> Path:
+    """The shipped corpus: ``fixtures/`` of the checkout (or of the installed package)."""
+    return data_root() / "fixtures"
+
+
+def load_fixture(path: Path, area: str | None = None) -> Fixture:
+    """Read a fixture's metadata (the hands are read when it is run).
+
+    Raises:
+        TranscriptSyntaxError: the head of the file (version line, metadata) is not BTN.
+        FixtureError: no metadata block, or metadata that breaks the schema.
+    """
+    with tr.TranscriptReader(path, str(path)) as reader:  # bytes checked as for any transcript
+        head = reader.head()
+    text = path.read_text(encoding="utf-8")
+    if head.metadata is None:
+        raise FixtureError(
+            "a fixture needs a metadata block",
+            location=Location(str(path), 2, 1),
+            hint="put YAML between two '---' lines right after '%btn 1': id, description, "
+            "rules, expect, ruleset, sources, status (see fixtures/README.md)",
+        )
+    opening = next(n for n, line in enumerate(text.split("\n"), 1) if line.startswith("---"))
+    fixture = Fixture(path, area or path.parent.name, head.metadata, text, opening)
+    errors = sorted(
+        jsonschema.Draft202012Validator(metadata_schema()).iter_errors(head.metadata),
+        key=lambda e: list(e.absolute_path),
+    )
+    if errors:
+        error = errors[0]
+        key = str(error.absolute_path[0]) if error.absolute_path else None
+        where = "/".join(str(p) for p in error.absolute_path) or "the metadata"
+        raise FixtureError(
+            f"{where}: {error.message}",
+            location=fixture.where(key),
+            hint="the fields are described in spec/schema/fixture.schema.json",
+        )
+    return fixture
+
+
+def fixture_paths(root: Path) -> list[Path]:
+    """The fixture files under ``root`` (a folder of areas), in a stable order."""
+    return sorted(root.glob("*/*.btn"))
+
+
+def load_corpus(root: Path | None = None) -> list[Fixture]:
+    """Every fixture of a corpus (the shipped one by default)."""
+    return [load_fixture(path) for path in fixture_paths(root or corpus_root())]
+
+
+# --- running -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FixtureRun:
+    """A fixture replayed: its verdicts, the rules that decided something, what it gave."""
+
+    fixture: Fixture
+    ruleset: Ruleset | None
+    verdicts: tuple[HandVerdict, ...]
+    trace: Trace
+    syntax_error: TranscriptSyntaxError | None = None
+
+    @property
+    def outcome(self) -> Expectation:
+        """What the replay gave, in the terms of ``expect``."""
+        if self.syntax_error is not None:
+            where = self.syntax_error.location
+            return Expectation(syntax_error=(where.line, where.column) if where else (0, 0))
+        for verdict in self.verdicts:
+            if verdict.status == "pass":
+                continue
+            root = next((d for d in verdict.divergences if d.root), None)
+            if root is None:  # the hand could not be replayed at all
+                return Expectation(position=verdict.position, rule="(error)")
+            return Expectation(position=root.position, rule=root.rule_id or "(none)")
+        return Expectation()
+
+    @property
+    def as_expected(self) -> bool:
+        return self.outcome == self.fixture.expect
+
+
+def run_fixture(fixture: Fixture, ruleset: Ruleset | None = None) -> FixtureRun:
+    """Replay a fixture under ``ruleset`` (by default the ruleset it names), tracing it."""
+    trace = Trace()
+    verdicts: list[HandVerdict] = []
+    try:
+        with tr.TranscriptReader.from_text(fixture.text, str(fixture.path)) as reader:
+            if ruleset is None:
+                ruleset = load_ruleset(ruleset_tag(reader) or fixture.ruleset_id)
+            verdicts.extend(check_hands(reader, str(fixture.path), ruleset, trace=trace))
+    except TranscriptSyntaxError as exc:
+        return FixtureRun(fixture, ruleset, tuple(verdicts), trace, exc)
+    return FixtureRun(fixture, ruleset, tuple(verdicts), trace)
+
+
+# --- versions ------------------------------------------------------------------------------
+
+_CLAUSE = re.compile(r"(>=|>|<=|<|==)([0-9]+(?:\.[0-9]+){0,2})")
+
+
+def _version(text: str) -> tuple[int, int, int]:
+    parts = [int(p) for p in text.split(".")] + [0, 0]
+    return parts[0], parts[1], parts[2]
+
+
+def in_range(version: str, versions: str) -> bool:
+    """Whether ``version`` (``1.1.0``) satisfies a range such as ``>=1.1 <2``."""
+    have = _version(version)
+    tests = {
+        ">=": lambda a, b: a >= b,
+        ">": lambda a, b: a > b,
+        "<=": lambda a, b: a <= b,
+        "<": lambda a, b: a < b,
+        "==": lambda a, b: a == b,
+    }
+    return all(tests[op](have, _version(number)) for op, number in _CLAUSE.findall(versions))
+
+
+# --- lint ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LintProblem:
+    """One thing wrong with a fixture, where it is, and what to do."""
+
+    location: Location
+    message: str
+    hint: str | None = None
+
+    def __str__(self) -> str:
+        text = f"{self.location}: {self.message}"
+        return f"{text}\n  hint: {self.hint}" if self.hint else text
+
+
+def lint(paths: Sequence[Path]) -> Iterator[LintProblem | FixtureRun]:
+    """Check fixtures, yielding each problem and each fixture's run as it is done.
+
+    The checks: the metadata block and its schema; the id equal to the file name and unique;
+    the folder an area or a profile, and a profile's fixture written for that profile; known
+    rule IDs and source keys; the ruleset and its versions; the expected verdict reproduced;
+    every declared rule exercised (the trace of the replay); and a profile's fixture telling
+    each rule it names apart from the base ruleset's reading of it.
+    """
+    seen: dict[str, Path] = {}
+    profiles = set(shipped_rulesets())
+    for path in paths:
+        try:
+            fixture = load_fixture(path)
+        except BalootError as exc:
+            location = exc.location or Location(str(path), 1, 1)
+            yield LintProblem(location, exc.message, exc.hint)
+            continue
+        yield from _lint_fixture(fixture, seen, profiles)
+
+
+def _lint_fixture(
+    fixture: Fixture, seen: dict[str, Path], profiles: set[str]
+) -> Iterator[LintProblem | FixtureRun]:
+    fid = fixture.id
+    if fid != fixture.path.stem:
+        yield LintProblem(
+            fixture.where("id"),
+            f"the id {fid!r} is not the file's name {fixture.path.stem!r}",
+            "name the file <id>.btn (ids never change: rename the file, not the id)",
+        )
+    if fid in seen:
+        yield LintProblem(fixture.where("id"), f"the id {fid!r} is also used by {seen[fid]}")
+    seen.setdefault(fid, fixture.path)
+    if fixture.area not in AREAS and fixture.area not in profiles:
+        yield LintProblem(
+            fixture.where(),
+            f"the folder {fixture.area!r} is neither an area nor a shipped profile",
+            f"areas: {', '.join(AREAS)}; profiles: {', '.join(sorted(profiles))}",
+        )
+    if fixture.area in profiles and fixture.ruleset_id != fixture.area:
+        yield LintProblem(
+            fixture.where("ruleset"),
+            f"a fixture in {fixture.area}/ is written for {fixture.area}, not {fixture.ruleset_id}",
+        )
+    try:
+        ruleset = load_ruleset(fixture.ruleset_id)
+    except BalootError as exc:
+        yield LintProblem(fixture.where("ruleset"), exc.message, exc.hint)
+        return
+    if not in_range(ruleset.version, fixture.versions):
+        yield LintProblem(
+            fixture.where("ruleset"),
+            f"{ruleset.id}@{ruleset.version} is outside the fixture's versions "
+            f"{fixture.versions!r}",
+            "a new major version of a ruleset may change verdicts: check the fixture under "
+            "it, then widen its range",
+        )
+    known = {rule.id for rule in ruleset.iter_rules()}
+    expect = fixture.expect
+    for rule_id in (*fixture.rules, *([expect.rule] if expect.rule else [])):
+        if rule_id not in known:
+            yield LintProblem(fixture.where("rules"), f"{rule_id!r} is no rule of {ruleset.id}")
+    bibliography = set(ruleset.document.get("sources", {}))
+    for key in fixture.metadata["sources"]:
+        if key not in bibliography:
+            yield LintProblem(
+                fixture.where("sources"),
+                f"{key!r} is not a source key",
+                "the keys are listed in docs/sources.md",
+            )
+    run = run_fixture(fixture, ruleset)
+    yield run
+    yield from _lint_run(fixture, run, ruleset)
+
+
+def _lint_run(fixture: Fixture, run: FixtureRun, ruleset: Ruleset) -> Iterator[LintProblem]:
+    tag = _tag(fixture.text)
+    if tag and tag.split("@")[0] != fixture.ruleset_id:
+        yield LintProblem(
+            fixture.where("ruleset"),
+            f"the file's [Ruleset {tag!r}] tag does not name {fixture.ruleset_id}",
+        )
+    if (
+        run.syntax_error is None
+        and format_transcript(parse_transcript(fixture.text)) != fixture.text
+    ):
+        yield LintProblem(
+            fixture.where(),
+            "the fixture is not in canonical form",
+            f"run: baloot-conformance fmt {fixture.path}",
+        )
+    if not run.as_expected:
+        yield LintProblem(
+            fixture.where("expect"),
+            f"expected {fixture.expect}, the replay gives {run.outcome}",
+            _why(run),
+        )
+    for rule_id in fixture.rules if fixture.expect.syntax_error is None else ():
+        if rule_id not in run.trace:
+            yield LintProblem(
+                fixture.where("rules"),
+                f"{rule_id} is declared but decided nothing when the fixture was replayed",
+                "list only the rules the fixture exercises (baloot-conformance coverage "
+                "FILE shows them)",
+            )
+    if fixture.area == ruleset.id and len(ruleset.lineage) > 1:
+        yield from _lint_difference(fixture, run, ruleset)
+
+
+def _lint_difference(fixture: Fixture, run: FixtureRun, ruleset: Ruleset) -> Iterator[LintProblem]:
+    """A profile's fixture must tell each rule it names apart: with that one rule read as the
+    base ruleset reads it, the verdict changes (where the rule cannot change alone, the base
+    ruleset itself must give another verdict)."""
+    base = load_ruleset(ruleset.lineage[-1])
+    readings = rule_documents(base)
+    for rule_id in fixture.rules:
+        changed = isolate(ruleset, {rule_id: readings[rule_id]}) or base
+        if run_fixture(fixture, changed).outcome == run.outcome:
+            yield LintProblem(
+                fixture.where("rules"),
+                f"the fixture gives {run.outcome} with {rule_id} read as {base.id} reads it "
+                f"too: it does not tell {ruleset.id}'s {rule_id} apart",
+            )
+
+
+def _tag(text: str) -> str:
+    found = re.search(r'(?m)^\[Ruleset "([^"]*)"\]', text)
+    return found.group(1) if found else ""
+
+
+def _why(run: FixtureRun) -> str | None:
+    """The first divergence (or error) of a run, to show why it is not as expected."""
+    if run.syntax_error is not None:
+        return str(run.syntax_error.message)
+    for verdict in run.verdicts:
+        if verdict.divergences:
+            first = verdict.divergences[0]
+            return f"{first.position} {first.rule_id}: {first.message}"
+        if verdict.error:
+            return f"{verdict.position}: {verdict.error}"
+    return None
+
+
+# --- export --------------------------------------------------------------------------------
+
+MANIFEST = "manifest.json"
+
+
+def manifest_entry(fixture: Fixture, file: str) -> dict[str, Any]:
+    """A fixture as the export's manifest lists it."""
+    return {
+        "id": fixture.id,
+        "file": file,
+        "area": fixture.area,
+        "ruleset": dict(fixture.metadata["ruleset"]),
+        "rules": list(fixture.rules),
+        "expect": fixture.expect.to_json(),
+        "status": fixture.status,
+    }
+
+
+def exported_files(manifest: Mapping[str, Any]) -> Iterable[str]:
+    """The files an earlier export wrote, as its manifest names them."""
+    return (str(entry["file"]) for entry in manifest.get("fixtures", []))

@@ -1,0 +1,503 @@
+"""Build the generated fixtures of the corpus (``fixtures/<area>/<id>.btn``).
+
+    .venv/bin/python tools/build_fixtures.py [--witnesses FILE]
+
+The hand-written fixtures are kept as they are; this writes the ones found by search:
+
+- for each rule of the default ruleset, a hand in which the rule decides something (found
+  with the kit's random legal games and the replay trace) and, where the rule can be broken,
+  the same hand with one event or claim changed so that it breaks that rule first;
+- the boundaries of the scoring: every Sun split from 53-77 to 57-73, 63-67 to 67-63 and
+  73-57 to 77-53, Hokum splits whose conversions would total 17, exact ties;
+- for each profile and each rule it changes, a hand that passes under one of the profile and
+  the default and fails under the other (a witness, from ``--witnesses``, a JSON file
+  written by a ``spec diff``-style search).
+
+The hands come from the engine; their figures do not: every passing hand of the default
+ruleset is scored again by ``tools/oracle.py`` from the rule statements alone, its claims
+must agree, and its description works the numbers out. Ids are stable: a fixture that
+exists already is never renamed or rewritten (delete it on purpose to rebuild it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from oracle import Declared, HandRecord, Unmodelled, Worked, work
+
+from baloot_conformance import transcript as tr
+from baloot_conformance.diff import isolate, rule_documents
+from baloot_conformance.engine.playout import Policy
+from baloot_conformance.engine.trace import Trace
+from baloot_conformance.generate import generate_games
+from baloot_conformance.ruleset import Ruleset, load_ruleset
+from baloot_conformance.verdict import HandVerdict, check_hands
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "fixtures"
+SAUDI = load_ruleset("saudi")
+
+POLICIES = (
+    Policy(),
+    Policy(contracts={"hokum": 1}, raise_chance=0.0),
+    Policy(contracts={"sun": 1}, raise_chance=0.0),
+    Policy(contracts={"hokum": 1}, raise_chance=0.7),
+    Policy(contracts={"sun": 1}, raise_chance=0.7),
+    Policy(contracts={"hokum": 1}, rich_deals=True, raise_chance=0.0),
+    Policy(rich_deals=True, raise_chance=0.0),
+    Policy(contracts={"hokum": 1}, raise_chance=0.98),
+)
+STARTS = ((0, 0), (100, 40), (120, 140), (140, 120))
+
+
+def area_of(rule_id: str) -> str:
+    """The corpus folder of a rule."""
+    if rule_id.startswith("projects.baloot"):
+        return "baloot"
+    if rule_id in ("scoring.kaboot", "scoring.reverse_kaboot"):
+        return "kaboot"
+    if rule_id.startswith(("cards.order", "play.")):
+        return "play"
+    if rule_id.startswith("cards.") and rule_id != "cards.deck":
+        return "scoring"
+    if rule_id == "cards.deck":
+        return "deal"
+    return rule_id.split(".")[0]
+
+
+def slug(rule_id: str) -> str:
+    return rule_id.replace("_", "-")
+
+
+# --- replay ----------------------------------------------------------------------------------
+
+
+def replay(text: str, ruleset: Ruleset = SAUDI) -> tuple[list[HandVerdict], Trace]:
+    trace = Trace()
+    with tr.TranscriptReader(io.StringIO(text), "<fixture>") as reader:
+        verdicts = list(check_hands(reader, "<fixture>", ruleset, trace=trace))
+    return verdicts, trace
+
+
+def root(verdicts: list[HandVerdict]) -> tuple[str, str] | None:
+    for verdict in verdicts:
+        if verdict.status == "pass":
+            continue
+        found = next((d for d in verdict.divergences if d.root), None)
+        if found is None or found.rule_id is None:
+            return ("error", "error")
+        return found.position, found.rule_id
+    return None
+
+
+def record(hand: tr.Hand) -> HandRecord:
+    """The events of a hand as the oracle reads them (its claims are not used)."""
+    dealer = ""
+    buyer = kind = ""
+    trump: str | None = None
+    level = 1
+    tricks: list[list[tuple[str, str]]] = []
+    declared: list[Declared] = []
+    eight: dict[str, set[str]] = {s: set() for s in "NWSE"}
+    for item in hand.items:
+        if isinstance(item, tr.Dealer):
+            dealer = item.seat
+        elif isinstance(item, tr.ContractClaim) and item.buyer is not None:
+            buyer, kind = item.buyer, item.kind or ""
+            trump = item.trump.value if item.trump is not None else None
+            level = item.multiplier or 1
+        elif isinstance(item, tr.Call) and item.phase == "raise" and item.word not in ("pass",):
+            level = 2  # raised: the oracle does not score it
+        elif isinstance(item, tr.Declare):
+            declared.append(Declared(item.seat, item.project, [c.code for c in item.cards]))
+        elif isinstance(item, tr.Play):
+            if not tricks or len(tricks[-1]) == 4:
+                tricks.append([])
+            tricks[-1].append((item.seat, item.card.code))
+            eight[item.seat].add(item.card.code)
+    if not buyer:
+        raise Unmodelled("no contract")
+    return HandRecord(dealer, kind, trump, buyer, tricks, declared, eight, level)
+
+
+def claims(hand: tr.Hand) -> dict[str, dict[str, int]]:
+    found: dict[str, dict[str, int]] = {}
+    for item in hand.items:
+        if isinstance(item, tr.TeamClaim) and item.ns is not None and item.ew is not None:
+            found[item.name] = {"NS": item.ns, "EW": item.ew}
+    return found
+
+
+def worked(text: str) -> Worked | None:
+    """The oracle's numbers for a one-hand text, when it models the hand and agrees with
+    every figure claimed; ``None`` otherwise."""
+    hands = list(tr.parse_transcript(text).hands)
+    try:
+        result = work(record(hands[-1]))
+    except Unmodelled:
+        return None
+    said = claims(hands[-1])
+    if said.get("abnat") != result.abnat or said.get("score") != result.score:
+        print(f"  oracle disagrees: {said.get('abnat')} {said.get('score')} vs "
+              f"{result.abnat} {result.score}", file=sys.stderr)  # fmt: skip
+        return None
+    return result
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def yaml_text(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def write(
+    area: str,
+    fid: str,
+    description: str,
+    rules: list[str],
+    expect: tuple[str, str] | None,
+    body: str,
+    ruleset: Ruleset = SAUDI,
+    status: str = "stable",
+) -> bool:
+    """Write one fixture unless its id exists (ids are never rewritten)."""
+    path = OUT / area / f"{fid}.btn"
+    if path.exists():
+        return False
+    sources = sorted({s.split()[0].rstrip(",:") for r in rules for s in ruleset.rule(r).sources})
+    sources = [s for s in sources if s in ruleset.document.get("sources", {})] or ["SAKKAH"]
+    lines = [
+        "%btn 1",
+        "---",
+        f"id: {fid}",
+        f"description: {yaml_text(description)}",
+        "rules: [" + ", ".join(rules) + "]",
+        "expect: pass"
+        if expect is None
+        else f"expect: {{position: {expect[0]}, rule: {expect[1]}}}",
+        f'ruleset: {{id: {ruleset.id}, versions: ">={ruleset.major}.0 <{ruleset.major + 1}"}}',
+        "sources: [" + ", ".join(sources) + "]",
+        f"status: {status}",
+        "flags: [generated]",
+        "---",
+    ]
+    head, _, rest = body.partition("\n\nhand ")
+    head_lines = [
+        line
+        for line in head.split("\n")[1:]
+        if not line.startswith(("[Engine", "[Seed", "[Ruleset"))
+    ]
+    text = "\n".join(
+        [*lines, f'[Ruleset "{ruleset.id}@{ruleset.major}"]', *head_lines, "", "hand " + rest]
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+    return True
+
+
+# --- search ----------------------------------------------------------------------------------
+
+
+def candidates(ruleset: Ruleset = SAUDI, count: int = 4000, hands: int = 1) -> Iterator[str]:
+    for i in range(count):
+        policy = POLICIES[i % len(POLICIES)]
+        start = STARTS[(i // len(POLICIES)) % len(STARTS)]
+        yield "".join(generate_games(ruleset, 7_000 + i, hands=hands, policy=policy, start=start))
+
+
+def positives(texts: list[str]) -> int:
+    """A passing hand for every rule: the first candidate in which the rule decides, with a
+    modelled score when one can be found."""
+    written = 0
+    pending = {rule.id for rule in SAUDI.iter_rules()}
+    fallback: dict[str, str] = {}
+    for text in texts:
+        if not pending:
+            break
+        verdicts, trace = replay(text)
+        if root(verdicts) is not None:
+            continue
+        hits = pending & trace.rules()
+        if not hits:
+            continue
+        numbers = worked(text) if text.count("\nhand ") == 1 else None
+        for rule_id in sorted(hits):
+            if numbers is None:
+                fallback.setdefault(rule_id, text)
+                continue
+            pending.discard(rule_id)
+            written += write_positive(rule_id, text, numbers)
+    for rule_id, text in sorted(fallback.items()):
+        if rule_id in pending:
+            written += write_positive(rule_id, text, None)
+    return written
+
+
+def write_positive(rule_id: str, text: str, numbers: Worked | None) -> bool:
+    rule = SAUDI.rule(rule_id)
+    description = f"{rule_id} decides in this hand, which is right throughout. {rule.statement}"
+    if numbers is not None:
+        description += " Worked: " + numbers.text()
+    return write(area_of(rule_id), f"{slug(rule_id)}.pass-1", description, [rule_id], None, text)
+
+
+# --- negatives: one change that breaks one rule --------------------------------------------
+
+
+Mutation = tuple[str, str]  # (the changed text, what was changed)
+
+
+def mutations(text: str) -> Iterator[Mutation]:
+    """Each way of changing one line of a one-hand text: another call or raise word, a
+    card swapped with a later card of the same seat, a claim off by one, a duplicated card."""
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "bid":
+            for word in ("hokum", "sun", "ashkal", "pass", "kawesh", "hokum H", "double", "hakam"):
+                if word != " ".join(words[2:]):
+                    new = f"bid {words[1]} {word}"
+                    yield _swap(lines, n, new), f"line {n + 1}: '{line}' becomes '{new}'"
+        elif words[0] == "raise":
+            for word in ("double", "three", "four", "gahwa", "pass"):
+                if word != words[2]:
+                    for seat in "NWSE":
+                        new = f"raise {seat} {word}"
+                        yield _swap(lines, n, new), f"line {n + 1}: '{line}' becomes '{new}'"
+        elif words[0] == "trick" or words[0] == "play":
+            yield from _card_swaps(lines, n)
+        elif words[0] == "=" and len(words) >= 6 and words[2] == "NS":
+            value = int(words[3]) + 1
+            new = f"= {words[1]} NS {value} " + " ".join(words[4:])
+            yield _swap(lines, n, new), f"line {n + 1}: '{line}' becomes '{new}'"
+        elif words[0] == "=" and words[1] == "contract" and len(words) >= 4:
+            other = "sun" if words[3] == "hokum" else "hokum S"
+            new = f"= contract {words[2]} {other}"
+            yield _swap(lines, n, new), f"line {n + 1}: '{line}' becomes '{new}'"
+        elif words[0] == "=" and words[1] == "result":
+            for outcome in ("made", "failed", "tie"):
+                if outcome != words[2]:
+                    new = f"= result {outcome}"
+                    yield _swap(lines, n, new), f"line {n + 1}: '{line}' becomes '{new}'"
+        elif words[0] == "deal" and n + 1 < len(lines) and lines[n + 1].startswith("deal"):
+            next_deal = lines[n + 1].split()
+            new = " ".join([*words[:2], next_deal[2], *words[3:]])
+            yield _swap(lines, n, new), f"line {n + 1}: '{line}' becomes '{new}'"
+        elif words[0] == "start" and len(words) == 5:
+            new = f"start NS {max(int(words[2]) - 1, 0)} EW {words[4]}"
+            yield _swap(lines, n, new), f"line {n + 1}: '{line}' becomes '{new}'"
+        elif words[0] == "dealer":
+            for seat in "NWSE":
+                if seat != words[1]:
+                    new = f"dealer {seat}"
+                    yield _swap(lines, n, new), f"line {n + 1}: '{line}' becomes '{new}'"
+
+
+def _swap(lines: list[str], n: int, new: str) -> str:
+    return "\n".join([*lines[:n], new, *lines[n + 1 :]])
+
+
+_CARD = re.compile(r"\b([NWSE]) ([2-9TJQKA][SHDC])\b")
+
+
+def _card_swaps(lines: list[str], n: int) -> Iterator[Mutation]:
+    """A card of line ``n`` swapped with a card the same seat plays later."""
+    for match in _CARD.finditer(lines[n]):
+        seat, card = match.groups()
+        for m in range(n + 1, len(lines)):
+            for later in _CARD.finditer(lines[m]):
+                if later.group(1) != seat:
+                    continue
+                other = later.group(2)
+                changed = list(lines)
+                changed[n] = changed[n].replace(f"{seat} {card}", f"{seat} {other}", 1)
+                changed[m] = changed[m].replace(f"{seat} {other}", f"{seat} {card}", 1)
+                what = f"{seat} plays {other} on line {n + 1} and {card} on line {m + 1}"
+                yield "\n".join(changed), what + " (the cards swapped)"
+
+
+def negatives(texts: list[str]) -> int:
+    """A failing fixture for every rule a change can break first."""
+    written = 0
+    done: set[str] = set()
+    for text in texts:
+        for changed, what in mutations(text):
+            try:
+                verdicts, _ = replay(changed)
+            except Exception:
+                continue
+            found = root(verdicts)
+            if found is None or found[1] in done or found[1] == "error":
+                continue
+            position, rule_id = found
+            done.add(rule_id)
+            statement = SAUDI.rule(rule_id).statement
+            description = (
+                f"The recorded hand with one change: {what}. The first thing wrong is at "
+                f"{position}, under {rule_id}: {statement}"
+            )
+            written += write(
+                area_of(rule_id), f"{slug(rule_id)}.fail-1", description, [rule_id],
+                (position, rule_id), changed,
+            )  # fmt: skip
+    return written
+
+
+# --- boundaries ------------------------------------------------------------------------------
+
+
+def boundaries(texts: list[str]) -> int:
+    """Sun splits 53-57, 63-67, 73-77 (either side); Hokum splits both rounding up; exact
+    ties in Sun (65-65) and Hokum (81-81)."""
+    wanted_sun = {v for low in (53, 63, 73) for v in range(low, low + 5)}
+    written = 0
+    hokum_cases: set[str] = set()
+    for text in texts:
+        if "\nhand " not in text or text.count("\nhand ") != 1:
+            continue
+        numbers = worked(text)
+        if numbers is None or numbers.outcome not in ("made", "tie"):
+            continue
+        kind = "sun" if " sun" in re.search(r"= contract .*", text).group(0) else "hokum"  # type: ignore[union-attr]
+        ns, ew = numbers.abnat["NS"], numbers.abnat["EW"]
+        if "\ndeclare " in text or "\nbaloot " in text:
+            continue
+        if kind == "sun" and ns in wanted_sun:
+            wanted_sun.discard(ns)
+            rule = "scoring.sun.conversion"
+            if ns == 65:
+                rule = "scoring.contract.tie"
+            written += write(
+                "scoring", f"sun-split-{ns}-{ew}",
+                f"Sun, abnat NS {ns} EW {ew}: a boundary of the Sun conversion. "
+                + numbers.text(),
+                [rule, "scoring.sun.conversion"] if rule != "scoring.sun.conversion" else [rule],
+                None, text,
+            )  # fmt: skip
+        if kind == "hokum":
+            case = ""
+            if ns % 10 >= 6 and ew % 10 >= 6:
+                case = "equal-ones" if ns % 10 == ew % 10 else "both-round-up"
+            if ns == ew == 81:
+                case = "tie-81"
+            if case and case not in hokum_cases:
+                hokum_cases.add(case)
+                rules = ["scoring.hokum.conversion"]
+                if case == "tie-81":
+                    rules.append("scoring.contract.tie")
+                written += write(
+                    "scoring", f"hokum-split-{ns}-{ew}",
+                    f"Hokum, abnat NS {ns} EW {ew}: both sides' ones are 6 or more, so "
+                    "their conversions would total 17; the rule gives one back. "
+                    + numbers.text(),
+                    rules, None, text,
+                )  # fmt: skip
+    print(f"  Sun splits not found: {sorted(wanted_sun)}", file=sys.stderr)
+    return written
+
+
+# --- games ---------------------------------------------------------------------------------
+
+
+def games() -> int:
+    """Full games to the target: a plain one, one that a Gahwa ends, one with a Kaboot."""
+    wanted = ["plain", "gahwa", "kaboot"]
+    written = 0
+    for seed in range(400):
+        if not wanted:
+            break
+        policy = POLICIES[seed % len(POLICIES)]
+        text = "".join(generate_games(SAUDI, 9_000 + seed, games=1, policy=policy))
+        verdicts, trace = replay(text)
+        if root(verdicts) is not None:
+            continue
+        for case in list(wanted):
+            gahwa = case == "gahwa" and "gahwa" in text and "doubling.gahwa" in trace
+            kaboot = case == "kaboot" and "= kaboot" in text
+            plain = case == "plain" and "raise" not in text and len(verdicts) >= 6
+            if not (gahwa or kaboot or plain):
+                continue
+            wanted.remove(case)
+            winner = re.search(r"= winner (\w+)", text)
+            totals = re.findall(r"= total NS (\d+) EW (\d+)", text)[-1]
+            rules = ["game.target"] + (["doubling.gahwa"] if gahwa else [])
+            rules += ["scoring.kaboot"] if kaboot else []
+            how = {
+                "plain": "a game of unraised and raised hands",
+                "gahwa": "a game that a Gahwa ends: the winner of the Gahwa hand wins the game",
+                "kaboot": "a game with a Kaboot in it",
+            }[case]
+            description = (
+                f"A full game to 152, {how}: {len(verdicts)} hands, ending at NS {totals[0]} "
+                f"EW {totals[1]}, won by {winner.group(1) if winner else '?'}. Every hand's "
+                "claims are right."
+            )
+            written += write("game", f"full-game-{case}", description, rules, None, text)
+    return written
+
+
+# --- profiles --------------------------------------------------------------------------------
+
+
+def profiles(witness_file: Path) -> int:
+    """A fixture per profile and rule it changes, from a witness hand: it must give another
+    verdict with that one rule read as the default reads it."""
+    found = json.loads(witness_file.read_text(encoding="utf-8"))
+    readings = rule_documents(SAUDI)
+    written = 0
+    for key, witness in sorted(found.items()):
+        if witness is None:
+            continue
+        name, rule_id = key.split(" ")
+        profile = load_ruleset(name)
+        changed = isolate(profile, {rule_id: readings[rule_id]}) or SAUDI
+        verdicts, _ = replay(witness["text"], profile)
+        expect = root(verdicts)
+        other = root(replay(witness["text"], changed)[0])
+        if expect == other or (expect and expect[1] == "error"):
+            continue
+        under = "passes" if expect is None else f"fails at {expect[0]} ({expect[1]})"
+        there = "passes" if other is None else f"fails at {other[0]} ({other[1]})"
+        description = (
+            f"{rule_id} as {name} reads it: {profile.rule(rule_id).statement} The default "
+            f"reads: {SAUDI.rule(rule_id).statement} This hand {under} under {name}; with "
+            f"{rule_id} read as the default reads it, it {there}."
+        )
+        written += write(
+            name, f"{name}.{slug(rule_id)}-1", description, [rule_id], expect,
+            witness["text"], profile, status="disputed",
+        )  # fmt: skip
+    return written
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--witnesses", type=Path, action="append", default=[])
+    parser.add_argument("--tries", type=int, default=3000)
+    args = parser.parse_args()
+    texts = list(candidates(count=args.tries))
+    pairs = list(candidates(count=200, hands=2))
+    steps: list[tuple[str, Callable[[], int]]] = [
+        ("positives", lambda: positives(texts + pairs)),
+        ("negatives", lambda: negatives(texts[:60] + pairs[:10])),
+        ("games", games),
+        ("boundaries", lambda: boundaries(texts)),
+        *[(f"profiles {w}", lambda w=w: profiles(w)) for w in args.witnesses],
+    ]
+    for name, step in steps:
+        print(f"{name}: {step()} written", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
