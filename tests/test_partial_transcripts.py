@@ -139,7 +139,7 @@ def test_require_auction_fails_a_partial_hand_in_every_report(tmp_path: Path) ->
         assert (code, strict) == (0, 1)
         outputs[fmt] = out.getvalue()
     assert "t.btn" not in outputs["text"]
-    assert "partial.btn:6:1: h1 not checked: the auction (no 'bid' lines)" in outputs["text"]
+    assert "partial.btn:20:1: h1 not checked: the auction (no 'bid' lines)" in outputs["text"]
     assert "PASS " in outputs["text"] and "1 partly unchecked" in outputs["text"]
     hand = next(json.loads(line) for line in outputs["json"].splitlines() if '"hand"' in line)
     assert hand["unchecked"] == ["the auction (no 'bid' lines)"]

@@ -63,7 +63,7 @@ def test_worked_hand_parses_with_positions() -> None:
     deal = by_position["h1.deal.N"]
     assert isinstance(deal, Deal)
     assert [c.code for c in deal.cards] == ["8S", "TS", "8H", "9H", "7C"]
-    assert deal.line == 8 and deal.column == 1
+    assert deal.line == 22 and deal.column == 1
     assert deal.comment == " the first five cards of each seat (dealt 3 then 2)"
     call = by_position["h1.bid4"]
     assert isinstance(call, Call) and (call.seat, call.word, call.phase) == ("E", "pass", "bid")
@@ -73,7 +73,7 @@ def test_worked_hand_parses_with_positions() -> None:
     )
     play = by_position["h1.t5.p3"]
     assert isinstance(play, Play)
-    assert (play.seat, play.card.code, play.trick, play.index, play.line) == ("S", "7S", 5, 3, 28)
+    assert (play.seat, play.card.code, play.trick, play.index, play.line) == ("S", "7S", 5, 3, 42)
     winner = by_position["h1.t8.winner"]
     assert isinstance(winner, TrickClaim) and winner.winner == "S"
     declare = by_position["h1.decl2"]

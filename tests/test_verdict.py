@@ -79,7 +79,7 @@ def test_a_wrong_trick_winner() -> None:
     assert divergence.position == "h1.t2.winner"
     assert divergence.rule_id == "play.trick_winner"
     assert (divergence.kind, divergence.expected, divergence.claimed) == ("wrong_claim", "N", "W")
-    assert divergence.location is not None and divergence.location.line == 25
+    assert divergence.location is not None and divergence.location.line == 39
     assert divergence.root and divergence.source == "trick 2: E 8D, N 8S, W KD, S 8C = W"
 
 
