@@ -31,9 +31,14 @@ from baloot_conformance.diff import isolate, rule_documents
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.errors import BalootError, Location, TranscriptSyntaxError
 from baloot_conformance.resources import data_root, spec_path
-from baloot_conformance.ruleset import Ruleset, load_ruleset, shipped_rulesets
+from baloot_conformance.ruleset import (
+    Ruleset,
+    load_ruleset,
+    shipped_rulesets,
+    yaml_key_locations,
+)
 from baloot_conformance.transcript import parse_transcript
-from baloot_conformance.verdict import HandVerdict, check_hands, ruleset_tag
+from baloot_conformance.verdict import HandVerdict, check_hands
 
 #: The areas of the rules, one folder each; the other folders are named for a profile.
 AREAS = (
@@ -44,6 +49,10 @@ AREAS = (
 
 class FixtureError(BalootError):
     """A fixture file that cannot be used: no metadata block, or metadata that is not valid."""
+
+
+class NoMetadataError(FixtureError):
+    """A transcript without a metadata block: not a fixture (a plain transcript, maybe)."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +104,10 @@ class Fixture:
     text: str
     metadata_line: int
     """The line of the opening ``---``."""
+    keys: Mapping[str, Location]
+    """Where each top-level metadata key is."""
+    tag: str
+    """The file's ``[Ruleset]`` tag (empty when it has none)."""
 
     @property
     def id(self) -> str:
@@ -121,14 +134,9 @@ class Fixture:
         return str(self.metadata["status"])
 
     def where(self, key: str | None = None) -> Location:
-        """The line of a top-level metadata key (the block's first line without one)."""
-        if key is not None:
-            lines = self.text.split("\n")
-            for number in range(self.metadata_line, len(lines)):
-                if lines[number].startswith(f"{key}:"):
-                    return Location(str(self.path), number + 1, 1)
-                if lines[number].startswith("---"):
-                    break
+        """Where a top-level metadata key is (the block's opening line without one)."""
+        if key is not None and key in self.keys:
+            return self.keys[key]
         return Location(str(self.path), self.metadata_line, 1)
 
 
@@ -157,14 +165,16 @@ def load_fixture(path: Path, area: str | None = None) -> Fixture:
         head = reader.head()
     text = path.read_text(encoding="utf-8")
     if head.metadata is None:
-        raise FixtureError(
+        raise NoMetadataError(
             "a fixture needs a metadata block",
             location=Location(str(path), 2, 1),
             hint="put YAML between two '---' lines right after '%btn 1': id, description, "
             "rules, expect, ruleset, sources, status (see fixtures/README.md)",
         )
     opening = next(n for n, line in enumerate(text.split("\n"), 1) if line.startswith("---"))
-    fixture = Fixture(path, area or path.parent.name, head.metadata, text, opening)
+    keys = yaml_key_locations(head.metadata_text or "", str(path), opening + 1, True)
+    tag = next((t.value for t in head.header if isinstance(t, tr.Tag) and t.name == "Ruleset"), "")
+    fixture = Fixture(path, area or path.parent.name, head.metadata, text, opening, keys, tag)
     errors = sorted(
         jsonschema.Draft202012Validator(metadata_schema()).iter_errors(head.metadata),
         key=lambda e: list(e.absolute_path),
@@ -231,7 +241,7 @@ def run_fixture(fixture: Fixture, ruleset: Ruleset | None = None) -> FixtureRun:
     try:
         with tr.TranscriptReader.from_text(fixture.text, str(fixture.path)) as reader:
             if ruleset is None:
-                ruleset = load_ruleset(ruleset_tag(reader) or fixture.ruleset_id)
+                ruleset = load_ruleset(fixture.tag or fixture.ruleset_id)
             verdicts.extend(check_hands(reader, str(fixture.path), ruleset, trace=trace))
     except TranscriptSyntaxError as exc:
         return FixtureRun(fixture, ruleset, tuple(verdicts), trace, exc)
@@ -354,7 +364,7 @@ def _lint_fixture(
 
 
 def _lint_run(fixture: Fixture, run: FixtureRun, ruleset: Ruleset) -> Iterator[LintProblem]:
-    tag = _tag(fixture.text)
+    tag = fixture.tag
     if tag and tag.split("@")[0] != fixture.ruleset_id:
         yield LintProblem(
             fixture.where("ruleset"),
@@ -401,11 +411,6 @@ def _lint_difference(fixture: Fixture, run: FixtureRun, ruleset: Ruleset) -> Ite
                 f"the fixture gives {run.outcome} with {rule_id} read as {base.id} reads it "
                 f"too: it does not tell {ruleset.id}'s {rule_id} apart",
             )
-
-
-def _tag(text: str) -> str:
-    found = re.search(r'(?m)^\[Ruleset "([^"]*)"\]', text)
-    return found.group(1) if found else ""
 
 
 def _why(run: FixtureRun) -> str | None:

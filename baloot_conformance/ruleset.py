@@ -118,6 +118,17 @@ def load_yaml(text: str, path: str, first_line: int = 1, dates_as_text: bool = F
     return _parse_yaml("\n" * (first_line - 1) + text, path, dates_as_text).data
 
 
+def yaml_key_locations(
+    text: str, path: str, first_line: int = 1, dates_as_text: bool = False
+) -> dict[str, Location]:
+    """Where each top-level key of a YAML mapping is (``file:line:col``), as :func:`load_yaml`
+    reads the text; for errors about the data it holds (the fixture metadata's checks)."""
+    if not text.strip():
+        return {}
+    doc = _parse_yaml("\n" * (first_line - 1) + text, path, dates_as_text)
+    return {str(at[0]): where for at, where in doc.keys.items() if len(at) == 1}
+
+
 def _parse_yaml(text: str, path: str, dates_as_text: bool = False) -> _Document:
     """Parse YAML text strictly into plain data with locations (see the module docstring)."""
     doc = _Document(path, None, dates_as_text=dates_as_text)

@@ -11,11 +11,12 @@ from baloot_conformance.btn_json import to_json_text
 from baloot_conformance.cli.output import OutputError, replaced
 from baloot_conformance.coverage import Traced, measure, render_text, trace_fixture
 from baloot_conformance.coverage import trace_transcript as trace_plain
-from baloot_conformance.errors import BalootError, UnreadableInputError
+from baloot_conformance.errors import UnreadableInputError
 from baloot_conformance.fixtures import (
     MANIFEST,
     Fixture,
     FixtureRun,
+    NoMetadataError,
     corpus_root,
     exported_files,
     fixture_paths,
@@ -102,17 +103,23 @@ def _usage(parser: argparse.ArgumentParser, err: TextIO) -> int:
     return _EXIT_USAGE
 
 
-def _paths(names: list[str]) -> list[Path]:
-    """Fixture files named, or found in folders named (each a corpus or one area)."""
+def _paths(names: list[str], anywhere: bool = False) -> list[Path]:
+    """The files named, and those found in folders named: fixtures (``<area>/<id>.btn``, or
+    the ``.btn`` files of one area's folder), or with ``anywhere`` every ``.btn`` file below.
+    No names: the shipped corpus."""
     if not names:
         return fixture_paths(corpus_root())
     found: list[Path] = []
     for name in names:
         path = Path(name)
         if path.is_dir():
-            inside = fixture_paths(path) or sorted(path.glob("*.btn"))
+            inside = (
+                sorted(path.rglob("*.btn"))
+                if anywhere
+                else fixture_paths(path) or sorted(path.glob("*.btn"))
+            )
             if not inside:
-                raise UnreadableInputError(f"{name}: no fixture files (<area>/<id>.btn) in it")
+                raise UnreadableInputError(f"{name}: no .btn files in it")
             found += inside
         elif path.is_file():
             found.append(path)
@@ -138,11 +145,9 @@ def run_lint(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         print(str(found), file=stdout)
     if stderr.isatty():
         print("\r" + " " * 70 + "\r", end="", file=stderr)
-    print(
-        f"{len(paths)} fixtures ({runs - failing} passing, {failing} failing by design): "
-        + (f"{problems} problems" if problems else "no problem"),
-        file=stdout,
-    )
+    count = f"{len(paths)} fixture{'s' * (len(paths) != 1)}"
+    said = f"{problems} problem{'s' * (problems != 1)}" if problems else "no problem"
+    print(f"{count} ({runs - failing} passing, {failing} failing by design): {said}", file=stdout)
     return _EXIT_INVALID if problems else _EXIT_OK
 
 
@@ -204,7 +209,7 @@ def run_coverage(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     ruleset = load_ruleset(args.ruleset)
     traced: list[Traced] = []
     if args.paths:
-        for path in _paths_or_files(args.paths):
+        for path in _paths(args.paths, anywhere=True):
             traced.append(_trace_any(path, ruleset))
     else:
         for fixture in load_corpus():
@@ -218,23 +223,11 @@ def run_coverage(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     return _EXIT_INVALID if coverage.uncovered else _EXIT_OK
 
 
-def _paths_or_files(names: list[str]) -> list[Path]:
-    found: list[Path] = []
-    for name in names:
-        path = Path(name)
-        if path.is_dir():
-            found += sorted(path.rglob("*.btn"))
-        elif path.is_file():
-            found.append(path)
-        else:
-            raise UnreadableInputError(f"{name}: no such file or folder")
-    return found
-
-
 def _trace_any(path: Path, ruleset: Ruleset) -> Traced:
-    """A fixture is traced under its id; any other transcript under its path."""
+    """A fixture is traced under its id; a transcript without metadata under its path (a
+    fixture whose metadata is broken is an error, as in ``fixtures lint``)."""
     try:
         fixture = load_fixture(path)
-    except BalootError:
+    except NoMetadataError:
         return trace_plain(path, ruleset)
     return trace_fixture(fixture, ruleset)
