@@ -76,7 +76,8 @@ def _teams(out: dict[str, Any], ns: int | None, ew: int | None) -> dict[str, Any
     return out
 
 
-def _item(item: HandItem) -> dict[str, Any]:
+def item_json(item: HandItem) -> dict[str, Any]:
+    """One event, claim or comment in its JSON form."""
     if isinstance(item, Comment):
         return {"comment": item.text}
     out: dict[str, Any]
@@ -141,11 +142,12 @@ def _item(item: HandItem) -> dict[str, Any]:
     return out
 
 
-def _hand(hand: Hand) -> dict[str, Any]:
+def hand_json(hand: Hand) -> dict[str, Any]:
+    """One hand in its JSON form."""
     out: dict[str, Any] = {"hand": hand.number}
     if hand.comment is not None:
         out["comment"] = hand.comment
-    out["items"] = [_item(i) for i in hand.items]
+    out["items"] = [item_json(i) for i in hand.items]
     return out
 
 
@@ -171,7 +173,7 @@ def _head_json(transcript: Transcript) -> dict[str, Any]:
 
 def to_json(transcript: Transcript) -> dict[str, Any]:
     """The JSON form of a transcript, as Python data ready for :func:`json.dumps`."""
-    return {**_head_json(transcript), "hands": [_hand(h) for h in transcript.hands]}
+    return {**_head_json(transcript), "hands": [hand_json(h) for h in transcript.hands]}
 
 
 def json_chunks(head: Transcript, hands: Iterable[Hand]) -> Iterator[str]:
@@ -181,7 +183,7 @@ def json_chunks(head: Transcript, hands: Iterable[Hand]) -> Iterator[str]:
     yield text[: text.rindex("\n}")] + ',\n  "hands": ['
     first = True
     for hand in hands:
-        body = json.dumps(_hand(hand), ensure_ascii=False, indent=2).replace("\n", "\n    ")
+        body = json.dumps(hand_json(hand), ensure_ascii=False, indent=2).replace("\n", "\n    ")
         yield ("\n    " if first else ",\n    ") + body
         first = False
     yield "]\n}\n" if first else "\n  ]\n}\n"
@@ -247,6 +249,19 @@ def _raise_first(errors: list[Any], path: str, prefix: str) -> None:
         )
 
 
+def item_problem(item: Any) -> str | None:
+    """What is wrong with one item of the JSON form, or ``None`` (the first problem, with
+    its JSON pointer inside the item)."""
+    errors = sorted(
+        _validator(_definition(item)).iter_errors(item),
+        key=lambda e: [str(p) for p in e.absolute_path],
+    )
+    if not errors:
+        return None
+    pointer = "".join(f"/{p}" for p in errors[0].absolute_path)
+    return f"{pointer + ': ' if pointer else ''}{errors[0].message}"
+
+
 def _validate_items(hand: Any, path: str, pointer: str) -> None:
     for i_index, item in enumerate(hand["items"]):
         validator = _validator(_definition(item))
@@ -308,10 +323,11 @@ def _stmt(obj: Mapping[str, Any], number: int) -> Stmt:
     return ("=" + name, values, number, 1, comment)
 
 
-def _head(data: Any, path: str) -> Transcript:
+def _head(data: Any, path: str, validate: bool = True) -> Transcript:
     """The transcript's version, header and metadata from the JSON form without its hands
-    (validated against the schema)."""
-    _raise_first(list(_validator().iter_errors(data)), path, "")
+    (validated against the schema, unless ``validate`` is false)."""
+    if validate:
+        _raise_first(list(_validator().iter_errors(data)), path, "")
     version = data["btn"]
     if int(version.split(".")[0]) != 1:
         raise _error(path, "/btn", f"unknown BTN version {version}: this reader knows version 1")
@@ -349,14 +365,17 @@ def _head(data: Any, path: str) -> Transcript:
     )
 
 
-def _json_hand(hand: Any, index: int, path: str, seen: set[int]) -> Hand:
-    """One hand of the JSON form (validated), checked like text."""
+def hand_from_json(hand: Any, index: int, path: str, seen: set[int], validate: bool = True) -> Hand:
+    """The ``index``-th hand of a JSON document (validated), checked like text; ``seen``
+    collects the hand numbers, which must differ. Each item's line is its index. Only data
+    the kit built itself may skip the schema (``validate`` false): it is the slow part."""
     pointer = f"/hands/{index}"
     shallow = dict(hand, items=[]) if isinstance(hand, dict) else hand
     if isinstance(hand, dict) and not isinstance(hand.get("items"), list):
         shallow = hand
-    _raise_first(list(_validator("hand").iter_errors(shallow)), path, pointer)
-    _validate_items(hand, path, pointer)
+    if validate:
+        _raise_first(list(_validator("hand").iter_errors(shallow)), path, pointer)
+        _validate_items(hand, path, pointer)
     number = hand["hand"]
     if number in seen:
         raise _error(path, pointer, f"a second 'hand {number}'")
@@ -368,14 +387,15 @@ def _json_hand(hand: Any, index: int, path: str, seen: set[int]) -> Hand:
     return builder.finish()
 
 
-def from_json(data: Any, path: str = "<json>") -> Transcript:
+def from_json(data: Any, path: str = "<json>", validate: bool = True) -> Transcript:
     """Build a transcript from its JSON form (validated against the schema, then checked
-    like text: a card dealt twice, a claim before its event, ...)."""
+    like text: a card dealt twice, a claim before its event, ...). Without ``validate``
+    the hands skip the schema (see :func:`hand_from_json`)."""
     if not isinstance(data, dict) or not isinstance(data.get("hands"), list):
         _raise_first(list(_validator().iter_errors(data)), path, "")
-    head = _head({**data, "hands": []}, path)
+    head = _head({**data, "hands": []}, path, validate)
     seen: set[int] = set()
-    hands = tuple(_json_hand(h, i, path, seen) for i, h in enumerate(data["hands"]))
+    hands = tuple(hand_from_json(h, i, path, seen, validate) for i, h in enumerate(data["hands"]))
     return dataclasses.replace(head, hands=hands)
 
 
@@ -383,6 +403,24 @@ def from_json_text(text: str, path: str = "<json>") -> Transcript:
     """Parse JSON text and build the transcript (see :func:`from_json`)."""
     reader = JsonReader(io.StringIO(text), path)
     return dataclasses.replace(reader.head, hands=tuple(reader))
+
+
+class HandFeed:
+    """A hand of the JSON form built item by item, without the schema (for data the kit
+    built itself): positions as :func:`hand_from_json` gives them, at the cost of the new
+    items only."""
+
+    def __init__(self, number: int, path: str = "<json>") -> None:
+        self._builder = _HandBuilder(number, 0, 1, None, _Errors(path))
+        self.count = 0
+
+    def extend(self, items: Iterable[Mapping[str, Any]]) -> None:
+        for obj in items:
+            self._builder.add(_stmt(obj, self.count))
+            self.count += 1
+
+    def hand(self) -> Hand:
+        return self._builder.finish()
 
 
 class JsonReader:
@@ -426,14 +464,14 @@ class JsonReader:
         seen: set[int] = set()
         if self._held is not None:
             for index, hand in enumerate(self._held):
-                yield _json_hand(hand, index, self.path, seen)
+                yield hand_from_json(hand, index, self.path, seen)
             return
         self._expect("[")
         index = 0
         while self._peek() != "]":
             if index:
                 self._expect(",")
-            yield _json_hand(self._value(), index, self.path, seen)
+            yield hand_from_json(self._value(), index, self.path, seen)
             index += 1
         self._pos += 1
         while self._peek() == ",":  # keys after the hands

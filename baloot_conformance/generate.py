@@ -92,9 +92,9 @@ class _Items:
             action = history[i]
             if not isinstance(action, Bid) and not rest_written:
                 rest_written = True
-                yield from self._rest(replay)
+                yield from rest_events(replay, self.p)
             if i == last_call + 1:
-                yield self._contract(replay)
+                yield contract_claim(replay, self.p)
             i += 1
             if isinstance(action, Bid):
                 args = (action.suit.value,) if action.suit else ()
@@ -148,65 +148,75 @@ class _Items:
                     points=replay.last_trick_points,
                 )
         if last_call == len(history) - 1:  # a void hand: the calls were all
-            yield self._contract(replay)
-        yield from self._result(replay, game)
+            yield contract_claim(replay, self.p)
+        yield from result_claims(replay, game, self.p, self.totals)
 
     def _call(self, phase: str, seat: int, word: str, args: tuple[str, ...]) -> tr.Call:
         self.calls += 1
         position = f"{self.p}.bid{self.calls}"
         return tr.Call(position=position, phase=phase, seat=SEAT_NAMES[seat], word=word, args=args)
 
-    def _rest(self, hand: Hand) -> Iterator[tr.Rest]:
-        """The completion of the deal: the buyer's two cards besides the face-up card, three
-        for everyone else."""
-        hand.settle_auction()  # a Sun-claim window the play let lapse
-        contract = hand.contract
-        assert contract is not None
-        for seat in range(4):
-            rest: CardSet = hand.initial[seat] & ~hand.first_five[seat]
-            if seat == contract.receiver:
-                rest &= ~(1 << hand.faceup.index)
-            name = SEAT_NAMES[seat]
-            yield tr.Rest(position=f"{self.p}.rest.{name}", seat=name, cards=_cards(rest))
 
-    def _contract(self, hand: Hand) -> tr.ContractClaim:
-        contract, position = hand.contract, f"{self.p}.contract"
-        if contract is None:
-            return tr.ContractClaim(position=position, buyer=None)
-        raised = contract.level > 1
-        return tr.ContractClaim(
-            position=position,
-            buyer=SEAT_NAMES[contract.buyer],
-            kind=contract.kind,
-            trump=contract.trump,
-            multiplier=contract.level if raised else None,
-            lock=("closed" if contract.locked else "open")
-            if raised and contract.kind == "hokum"
-            else None,
+def rest_events(hand: Hand, prefix: str) -> Iterator[tr.Rest]:
+    """The completion of the deal as ``rest`` events: the buyer's two cards besides the
+    face-up card, three for everyone else; ``prefix`` is the hand's position (``h3``)."""
+    hand.settle_auction()  # a Sun-claim window the play let lapse
+    contract = hand.contract
+    assert contract is not None
+    for seat in range(4):
+        rest: CardSet = hand.initial[seat] & ~hand.first_five[seat]
+        if seat == contract.receiver:
+            rest &= ~(1 << hand.faceup.index)
+        name = SEAT_NAMES[seat]
+        yield tr.Rest(position=f"{prefix}.rest.{name}", seat=name, cards=_cards(rest))
+
+
+def contract_claim(hand: Hand, prefix: str) -> tr.ContractClaim:
+    """The ``= contract`` claim of a hand whose auction (and raises) are over; ``prefix`` is
+    the hand's position (``h3``)."""
+    contract, position = hand.contract, f"{prefix}.contract"
+    if contract is None:
+        return tr.ContractClaim(position=position, buyer=None)
+    raised = contract.level > 1
+    return tr.ContractClaim(
+        position=position,
+        buyer=SEAT_NAMES[contract.buyer],
+        kind=contract.kind,
+        trump=contract.trump,
+        multiplier=contract.level if raised else None,
+        lock=("closed" if contract.locked else "open")
+        if raised and contract.kind == "hokum"
+        else None,
+    )
+
+
+def result_claims(
+    hand: Hand, game: Game, prefix: str, totals: tuple[int, int]
+) -> Iterator[tr.Claim]:
+    """The claims of a finished hand after its tricks: the score's figures, the result, a
+    Kaboot, the score and the running ``totals`` (those before the hand) plus it, and the
+    game's winner when this hand, recorded in ``game``, ended it."""
+    p, result = prefix, hand.result()
+    score = result.score
+    if score is not None:
+        figures = (
+            ("abnat", score.abnat),
+            ("aklat", score.aklat),
+            ("projects", score.projects),
+            ("cardscore", score.card_scores),
+            ("projectscore", score.project_scores),
         )
-
-    def _result(self, hand: Hand, game: Game) -> Iterator[tr.Claim]:
-        p, result = self.p, hand.result()
-        score = result.score
-        if score is not None:
-            figures = (
-                ("abnat", score.abnat),
-                ("aklat", score.aklat),
-                ("projects", score.projects),
-                ("cardscore", score.card_scores),
-                ("projectscore", score.project_scores),
-            )
-            for name, (ns, ew) in figures:
-                yield tr.TeamClaim(position=f"{p}.{name}", name=name, ns=ns, ew=ew)
-            yield tr.ResultClaim(position=f"{p}.result", outcome=result_word(result))
-            if score.kaboot_team is not None:
-                yield tr.KabootClaim(position=f"{p}.kaboot", team=TEAM_NAMES[score.kaboot_team])
-        ns, ew = result.game_points
-        yield tr.TeamClaim(position=f"{p}.score", name="score", ns=ns, ew=ew)
-        total = (self.totals[0] + ns, self.totals[1] + ew)
-        yield tr.TeamClaim(position=f"{p}.total", name="total", ns=total[0], ew=total[1])
-        if game.is_over() and game.results[-1] == result and game.winner is not None:
-            yield tr.WinnerClaim(position=f"{p}.winner", team=TEAM_NAMES[game.winner])
+        for name, (ns, ew) in figures:
+            yield tr.TeamClaim(position=f"{p}.{name}", name=name, ns=ns, ew=ew)
+        yield tr.ResultClaim(position=f"{p}.result", outcome=result_word(result))
+        if score.kaboot_team is not None:
+            yield tr.KabootClaim(position=f"{p}.kaboot", team=TEAM_NAMES[score.kaboot_team])
+    ns, ew = result.game_points
+    yield tr.TeamClaim(position=f"{p}.score", name="score", ns=ns, ew=ew)
+    total = (totals[0] + ns, totals[1] + ew)
+    yield tr.TeamClaim(position=f"{p}.total", name="total", ns=total[0], ew=total[1])
+    if game.is_over() and game.results[-1] == result and game.winner is not None:
+        yield tr.WinnerClaim(position=f"{p}.winner", team=TEAM_NAMES[game.winner])
 
 
 def _cards(mask: CardSet) -> tuple[Card, ...]:

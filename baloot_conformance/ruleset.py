@@ -129,6 +129,17 @@ def yaml_key_locations(
     return {str(at[0]): where for at, where in doc.keys.items() if len(at) == 1}
 
 
+def load_yaml_located(
+    text: str, path: str, dates_as_text: bool = False
+) -> tuple[Any, dict[tuple[Any, ...], Location]]:
+    """:func:`load_yaml` with where each value is, by its path of keys and indexes (a
+    mapping entry's path points at its key): for errors about the data a file holds."""
+    if not text.strip():
+        return None, {}
+    doc = _parse_yaml(text, path, dates_as_text)
+    return doc.data, {**doc.values, **doc.keys}
+
+
 def _parse_yaml(text: str, path: str, dates_as_text: bool = False) -> _Document:
     """Parse YAML text strictly into plain data with locations (see the module docstring)."""
     doc = _Document(path, None, dates_as_text=dates_as_text)

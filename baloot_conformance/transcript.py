@@ -251,6 +251,18 @@ class LegalClaim(Claim):
 
 
 @dataclass(slots=True, kw_only=True)
+class LegalCallsClaim(Claim):
+    """The calls an engine offers as legal to ``seat`` before its call event of ``phase``
+    (``bid`` or ``raise``), written as the notation writes them (``pass``, ``hokum S``,
+    ``double``). It has no text form: ``suite`` builds it from an engine's answer to a
+    ``legal`` request, at the position of the call it precedes."""
+
+    seat: str
+    phase: str
+    calls: tuple[str, ...]
+
+
+@dataclass(slots=True, kw_only=True)
 class TeamClaim(Claim):
     """``= abnat NS 92 EW 70`` and the other per-team numbers (see :data:`TEAM_CLAIMS`)."""
 

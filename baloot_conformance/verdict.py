@@ -26,6 +26,7 @@ from baloot_conformance.engine.actions import (
     Lock,
     Play,
     Raise,
+    call_action,
 )
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand, HandResult, void_result
@@ -160,7 +161,7 @@ _SCORE_FIGURES = {
 }
 
 
-class _Stop(Exception):
+class ReplayStop(Exception):
     """The hand cannot be followed any further (after an event the engine cannot apply)."""
 
 
@@ -280,7 +281,7 @@ class HandChecker:
     # --- events ---------------------------------------------------------------------------
 
     def replay(self, items: Iterable[tr.HandItem]) -> None:
-        """Apply the events and check the claims of a hand, in order; raises :class:`_Stop`
+        """Apply the events and check the claims of a hand, in order; raises :class:`ReplayStop`
         when the hand cannot be followed further."""
         event = self.event
         claim = self.claim
@@ -305,7 +306,7 @@ class HandChecker:
                 claim(item)
 
     def event(self, item: tr.Event) -> None:
-        """Apply one event; raises :class:`_Stop` when the hand cannot be followed further."""
+        """Apply one event; raises :class:`ReplayStop` when the hand cannot be followed further."""
         self.events += 1
         _EVENT_HANDLERS.get(type(item), HandChecker._engine_event)(self, item)
 
@@ -347,7 +348,7 @@ class HandChecker:
         if self.partial and type(item) is tr.Call:
             self.events -= 1  # the auction is not replayed (see unchecked)
             return
-        engine = self._engine(item)
+        engine = self.engine_at(item)
         if not (type(item) is tr.Call and item.phase == "bid") and engine.phase in (
             "auction",
             "completion",
@@ -359,23 +360,26 @@ class HandChecker:
         if engine.phase == "over":  # a void hand ends with a call
             self.finish(engine)
 
-    def _engine(self, item: tr.Item) -> Hand:
-        """The engine hand, started from the deal at the first event that needs it."""
+    def engine_at(self, item: tr.Item) -> Hand:
+        """The engine hand, started from the deal at the first event that needs it (``item``;
+        raises :class:`ReplayStop` when the deal does not allow it)."""
         if self.engine is not None:
             return self.engine
         if self.partial:
-            raise _Stop(
+            raise ReplayStop(
                 f"{item.position} comes before the '= contract' claim, which must say what is "
                 f"played: the auction cannot be replayed ({self.partial})"
             )
         if self.dealer is None or self.faceup is None:
-            raise _Stop(f"{item.position} comes before the hand's 'dealer' and 'faceup' lines")
+            raise ReplayStop(f"{item.position} comes before the hand's 'dealer' and 'faceup' lines")
         if self.holds:
             first_five = self._five_of_holds()
         elif len(self.first_five) == 4:
             first_five = tuple(self.first_five[s] for s in range(4))
         else:
-            raise _Stop("the deal is incomplete: four 'deal' lines (or 'hold' lines) are needed")
+            raise ReplayStop(
+                "the deal is incomplete: four 'deal' lines (or 'hold' lines) are needed"
+            )
         try:
             self.engine = Hand(
                 self.rules,
@@ -386,7 +390,7 @@ class HandChecker:
                 trace=self.trace,
             )
         except IllegalAction as exc:
-            raise _Stop(f"inconsistent deal: {exc.reason}") from None
+            raise ReplayStop(f"inconsistent deal: {exc.reason}") from None
         return self.engine
 
     def _five_of_holds(self) -> tuple[CardSet, ...]:
@@ -394,7 +398,7 @@ class HandChecker:
         card (the auction depends on the face-up card alone, Kawesh aside)."""
         assert self.faceup is not None
         if len(self.holds) != 4:
-            raise _Stop("the deal is incomplete: four 'hold' lines are needed")
+            raise ReplayStop("the deal is incomplete: four 'hold' lines are needed")
         five = []
         for seat in range(4):
             cards = self.holds[seat] & ~(1 << self.faceup.index)
@@ -433,7 +437,7 @@ class HandChecker:
             return Play(seat_from_name(item.seat), item.card)
         if isinstance(item, tr.Foul):
             return None  # foul calls are recorded, not judged, by this version of the kit
-        raise _Stop(f"{item.position}: no rule covers this event")
+        raise ReplayStop(f"{item.position}: no rule covers this event")
 
     def _late_baloot(self, item: tr.Baloot, engine: Hand) -> None:
         """A Baloot logged after the last trick: its holder is checked, not its moment."""
@@ -460,7 +464,7 @@ class HandChecker:
         return found[0] if len(found) == 1 else 0
 
     def _complete(self, item: tr.Item) -> None:
-        engine = self._engine(item)
+        engine = self.engine_at(item)
         engine.settle_auction()
         if engine.phase != "completion" or engine.contract is None:
             if engine.phase == "auction":
@@ -471,7 +475,7 @@ class HandChecker:
                     f"{item.position} comes before the auction is over "
                     f"(it is {SEAT_NAMES[engine.auction.to_call()]}'s call)",
                 )
-                raise _Stop(f"cannot continue after {item.position}")
+                raise ReplayStop(f"cannot continue after {item.position}")
             return
         receiver = engine.contract.receiver
         assert self.faceup is not None
@@ -483,7 +487,7 @@ class HandChecker:
         elif self.played is not None:
             rest = [self.played[s] & ~engine.hands[s] for s in range(4)]
         else:
-            raise _Stop(
+            raise ReplayStop(
                 "the completion of the deal is not recorded ('rest' lines) and cannot be "
                 "read from the play (the hand is not played out)"
             )
@@ -501,7 +505,7 @@ class HandChecker:
         """Report an illegal event, then follow the transcript if the engine can."""
         self.diverge(item, "illegal_event", exc.rule_id, exc.reason)
         if not (isinstance(action, Play) and engine.force_play(action)):
-            raise _Stop(f"cannot continue after {item.position}") from None
+            raise ReplayStop(f"cannot continue after {item.position}") from None
 
     def _trick_done(self, engine: Hand) -> None:
         self.tricks.append((engine.leader, engine.last_trick_points))
@@ -542,7 +546,9 @@ class HandChecker:
         self.claims -= 1  # taken as given, not checked
         dealer = self.dealer
         if dealer is None:
-            raise _Stop("the hand has no 'dealer' line: who leads the first trick is not known")
+            raise ReplayStop(
+                "the hand has no 'dealer' line: who leads the first trick is not known"
+            )
         if item.buyer is None or item.kind is None:  # a void hand, its reason not known
             self.result = void_result(self.rules, dealer, "all_pass")
             if not self.game.is_over():
@@ -565,7 +571,7 @@ class HandChecker:
                 self.rules, dealer, hands, contract, self.faceup, self.totals, self.trace
             )
         except IllegalAction as exc:
-            raise _Stop(f"inconsistent deal: {exc.reason}") from None
+            raise ReplayStop(f"inconsistent deal: {exc.reason}") from None
         if item.multiplier is not None and item.multiplier > 1:
             self.engine.assume_raises(item.multiplier, item.lock == "closed")
             self.unchecked.append("the raises (the contract claim states the level)")
@@ -586,13 +592,17 @@ class HandChecker:
             return (eight[0], eight[1], eight[2], eight[3])
         if self.played is not None:
             return (self.played[0], self.played[1], self.played[2], self.played[3])
-        raise _Stop(
+        raise ReplayStop(
             "the hand logs no auction and not every seat's eight cards ('hold', or 'deal' "
             "and 'rest' lines, or a full play)"
         )
 
     def _claim_legal(self, item: tr.LegalClaim) -> None:
         engine = self.engine
+        if engine is not None and engine.phase in ("auction", "completion"):
+            engine.settle_auction()  # the first card's legal set: the deal is complete by then
+            if engine.phase == "completion":
+                self._complete(item)
         if engine is None or engine.phase not in ("raises", "play"):
             self.diverge(item, "wrong_claim", None, "a legal-set claim before the play")
             return
@@ -617,6 +627,60 @@ class HandChecker:
                 expected=format_cards(legal),
                 claimed=format_cards(claimed),
             )
+
+    def settle(self, item: tr.Item) -> Hand:
+        """The engine hand as the next raise or card finds it: its auction settled and its
+        deal completed, as that event itself would (``item`` names the place in errors)."""
+        engine = self.engine_at(item)
+        if engine.phase in ("auction", "completion"):
+            self._complete(item)
+        return engine
+
+    def legal_now(self, item: tr.Item, seat: Seat) -> tuple[frozenset[str], CardSet]:
+        """Everything ``seat`` may call and play at this point (``item`` names it in errors):
+        the calls of the auction's open window while it runs (a window that lapses by
+        itself is open until something else comes); once it is over the raises, the lock
+        choice and the cards, the deal completed as the next event would complete it."""
+        engine = self.engine_at(item)
+        if engine.phase == "auction":
+            return engine.legal_call_words(seat), 0
+        engine = self.settle(item)
+        playing = engine.phase in ("raises", "play") and engine.to_play() == seat
+        return engine.legal_call_words(seat), engine.legal_cards() if playing else 0
+
+    def _claim_calls(self, item: tr.LegalCallsClaim) -> None:
+        """An engine's legal calls before a call event (``suite``), compared as sets."""
+        engine = self.engine_at(item)
+        seat = seat_from_name(item.seat)
+        aliases = self.rules.bidding.call_words.aliases
+        claimed = frozenset(
+            " ".join([aliases.get(word, word), *rest])
+            for word, *rest in (call.split(" ") for call in item.calls)
+        )
+        legal, _ = self.legal_now(item, seat)
+        engine = self.engine or engine
+        if claimed == legal:
+            return
+        wrong = sorted(claimed ^ legal)[0]
+        rule: str | None
+        if wrong in legal:
+            rule = (
+                engine.auction.window_rule()
+                if item.phase == "bid"
+                else self.rules.doubling.chain.id
+            )
+            if wrong in ("closed", "open"):
+                rule = self.rules.doubling.lock.id
+        else:
+            rule = _refusing_rule(engine, call_action(seat, item.phase, wrong))
+        self.diverge(
+            item,
+            "wrong_claim",
+            rule,
+            f"{item.seat} may call {_call_list(legal)}, not {_call_list(claimed)}",
+            expected=_call_list(legal),
+            claimed=_call_list(claimed),
+        )
 
     def _claim_contract(self, item: tr.ContractClaim) -> None:
         if self.partial and self.engine is None:
@@ -840,6 +904,7 @@ _CLAIM_HANDLERS: dict[type[tr.Claim], Callable[[HandChecker, Any], None]] = {
     tr.TeamClaim: HandChecker._claim_team,
     tr.ContractClaim: HandChecker._claim_contract,
     tr.LegalClaim: HandChecker._claim_legal,
+    tr.LegalCallsClaim: HandChecker._claim_calls,
     tr.ResultClaim: HandChecker._claim_result,
     tr.KabootClaim: HandChecker._claim_result,
     tr.WinnerClaim: HandChecker._claim_winner,
@@ -876,8 +941,10 @@ def check_hand(
     stopped: str | None = None
     try:
         checker.replay(hand.items)
-    except (_Stop, FormulaError) as exc:  # a formula that fails on this hand's figures too
-        stopped = str(exc) if isinstance(exc, _Stop) else f"the ruleset's formula failed: {exc}"
+    except (ReplayStop, FormulaError) as exc:  # a formula that fails on this hand's figures too
+        stopped = (
+            str(exc) if isinstance(exc, ReplayStop) else f"the ruleset's formula failed: {exc}"
+        )
         for item in hand.items:  # the claims after the stop: the game goes on from its total
             checker.claimed_total = _claimed_total(item) or checker.claimed_total
     if required and stopped is None:
@@ -887,6 +954,19 @@ def check_hand(
     if checker.claimed_total is not None:
         game.go_on_from(checker.claimed_total)
     return checker.verdict(hand, stopped), checker
+
+
+def _refusing_rule(engine: Hand, action: Action) -> str | None:
+    """The rule that refuses ``action`` now (on a copy of the hand)."""
+    try:
+        engine.copy().push(action)
+    except IllegalAction as exc:
+        return exc.rule_id
+    return None
+
+
+def _call_list(calls: frozenset[str]) -> str:
+    return ", ".join(sorted(calls)) or "nothing"
 
 
 def _claimed_total(item: tr.HandItem) -> tuple[int, int] | None:
@@ -1085,6 +1165,20 @@ def check_hands(
     :func:`starts_game`. Divergences quote their lines when ``hands`` is a
     :class:`~baloot_conformance.transcript.TranscriptReader`. ``trace`` counts the rules that
     decided something (rule coverage)."""
+    for verdict, _ in replay_hands(hands, path, ruleset, required, trace):
+        yield verdict
+
+
+def replay_hands(
+    hands: Iterable[tr.Hand],
+    path: str,
+    ruleset: Ruleset,
+    required: frozenset[str] | Callable[[tr.Hand], frozenset[str]] = frozenset(),
+    trace: Trace | None = None,
+) -> Iterator[tuple[HandVerdict, HandChecker]]:
+    """:func:`check_hands` with each hand's checker, which holds the replayed hand as the
+    transcript left it (for the adapter protocol's answers). ``required`` may depend on the
+    hand."""
     name = f"{ruleset.id}@{ruleset.version}"
     game: Game | None = None
     expected_dealer: Seat | None = None
@@ -1093,8 +1187,9 @@ def check_hands(
         if game is None or game.is_over() or starts_game(hand):
             game = Game(ruleset, dealer=0, trace=trace)
             expected_dealer = None
+        needed = required(hand) if callable(required) else required
         verdict, checker = check_hand(
-            ruleset, hand, path, name, game, expected_dealer, required, lines
+            ruleset, hand, path, name, game, expected_dealer, needed, lines
         )
-        yield verdict
+        yield verdict, checker
         expected_dealer = checker.result.next_dealer if checker.result else None

@@ -18,7 +18,13 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
 from baloot_conformance import __version__
-from baloot_conformance.cli import btn_commands, check_commands, fixture_commands, spec_commands
+from baloot_conformance.cli import (
+    btn_commands,
+    check_commands,
+    fixture_commands,
+    spec_commands,
+    suite_commands,
+)
 from baloot_conformance.errors import BalootError
 
 #: The signature of a sub-command handler.
@@ -44,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in (check_commands, spec_commands, btn_commands, fixture_commands):
+    for module in (check_commands, suite_commands, spec_commands, btn_commands, fixture_commands):
         module.register(subparsers)
     spec_commands.register_infer(subparsers)
     return parser

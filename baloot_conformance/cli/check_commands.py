@@ -191,7 +191,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ruleset_version=ruleset.version if ruleset else None,
         ruleset_digest=ruleset.digest if ruleset else None,
     )
-    unbroken = cast(TextIO, _Unbroken(out))
+    unbroken = cast(TextIO, Unbroken(out))
     target = replaced(args.output, files) if args.output else contextlib.nullcontext(unbroken)
     with target as stream:
         color = (
@@ -202,7 +202,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         reporter = make_reporter(args.format, stream, color=bool(color))
         reporter.start(header)
-        progress = _Progress(err)
+        progress = Progress(err)
         passed = failed = errors = divergences = unreadable = 0
         for verdicts, problems in _run(files, args.ruleset, required, args.jobs):
             for verdict in verdicts:
@@ -357,7 +357,7 @@ def _verdicts(
         problems.append(FileError(path, str(exc)))
 
 
-class _Unbroken(io.TextIOBase):
+class Unbroken(io.TextIOBase):
     """Standard output that a closed pipe (``check ... | head``) does not stop: the rest of
     the report is dropped, the check runs to its end, and the exit code tells its verdict."""
 
@@ -389,24 +389,31 @@ class _Unbroken(io.TextIOBase):
             os.dup2(devnull, sys.stdout.fileno())
 
 
-class _Progress:
-    """A one-line hand count on stderr, for long runs on a terminal only."""
+class Progress:
+    """A one-line count on stderr, for long runs on a terminal only: ``checked 1,200 hands
+    (3,000/s)``, or with a ``total``, ``ran 120 of 468 cases (12/s)``."""
 
-    def __init__(self, err: TextIO) -> None:
+    def __init__(
+        self, err: TextIO, noun: str = "hands", every: int = 100, total: int | None = None
+    ) -> None:
         self.err = err
         self.active = err.isatty()
+        self.noun, self.every, self.total = noun, every, total
         self.count = 0
         self.start = time.monotonic()
         self.shown = 0.0
 
     def tick(self) -> None:
         self.count += 1
-        if not self.active or self.count % 100:
+        if not self.active or self.count % self.every:
             return
         now = time.monotonic()
         if now - self.start > 1 and now - self.shown > 0.25:
             rate = self.count / (now - self.start)
-            self.err.write(f"\rchecked {self.count:,} hands ({rate:,.0f}/s)")
+            done = (
+                f"ran {self.count:,} of {self.total:,}" if self.total else f"checked {self.count:,}"
+            )
+            self.err.write(f"\r{done} {self.noun} ({rate:,.0f}/s)")
             self.err.flush()
             self.shown = now
 

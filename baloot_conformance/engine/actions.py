@@ -103,3 +103,25 @@ Action = Bid | Raise | Lock | Complete | Declare | Announce | Play
 PLAYS: tuple[tuple[Play, ...], ...] = tuple(
     tuple(Play(seat, card) for card in CARDS) for seat in range(4)
 )
+
+
+def call_word(action: Bid | Raise | Lock) -> str:
+    """A call as the notation writes it after the seat: ``pass``, ``hokum S``, ``double``,
+    ``closed``."""
+    if isinstance(action, Lock):
+        return "closed" if action.locked else "open"
+    if isinstance(action, Bid) and action.suit is not None:
+        return f"{action.call} {action.suit.value}"
+    return action.call
+
+
+def call_action(seat: Seat, phase: str, words: str) -> Bid | Raise | Lock:
+    """The action a call written as :func:`call_word` writes it stands for, in ``phase``
+    (``bid`` or ``raise``); a word it does not know is still a call (the rules refuse it)."""
+    word, _, arg = words.partition(" ")
+    if phase == "bid":
+        suit = next((s for s in Suit if s.value == arg), None)
+        return Bid(seat, word, suit)
+    if word in ("closed", "open"):
+        return Lock(seat, word == "closed")
+    return Raise(seat, word)

@@ -42,6 +42,7 @@ from baloot_conformance.engine.actions import (
     Lock,
     Play,
     Raise,
+    call_word,
 )
 from baloot_conformance.engine.auction import Auction
 from baloot_conformance.engine.model import (
@@ -349,6 +350,16 @@ class Hand:
             plays = PLAYS[self.to_play()]
             actions += [plays[card.index] for card in cards_of(self.legal_cards())]
         return actions
+
+    def legal_call_words(self, seat: Seat) -> frozenset[str]:
+        """The calls ``seat`` may make now, as the notation writes them after the seat
+        (``pass``, ``hokum``, ``hokum S``, ``double``, ``closed``): auction calls, raises and
+        the lock choice. Empty when the seat has no call to make."""
+        words: set[str] = set()
+        for action in self.legal_actions():
+            if isinstance(action, (Bid, Raise, Lock)) and action.seat == seat:
+                words.add(call_word(action))
+        return frozenset(words)
 
     def _legal_raises(self) -> list[Action]:
         """The next raise of the chain and the passes, for the seats of the side entitled."""

@@ -1,0 +1,316 @@
+"""An engine adapter run as a child process and spoken to in JSON Lines.
+
+The kit never trusts the engine: every answer waits at most ``timeout`` seconds, a line is
+read up to :data:`MAX_LINE` bytes, standard error is kept (its last :data:`STDERR_KEEP`
+bytes) for the report, and an engine that hangs, exits, writes garbage or answers out of
+order is killed with its whole process group; the next request starts a fresh one and sends
+the handshake again. Two failed handshakes in a row, with no answer in between, and the
+engine is not started again (:attr:`Engine.broken`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+from collections import deque
+from dataclasses import dataclass
+from typing import IO, Any, Literal
+
+from baloot_conformance import __version__
+from baloot_conformance.adapter.protocol import PROTOCOL, answer_problem
+
+MAX_LINE = 16 * 1024 * 1024
+"""The longest answer line read, in bytes."""
+STDERR_KEEP = 16 * 1024
+"""How much of the engine's standard error is kept for a report, in bytes (the last)."""
+_STOP_GRACE = 2.0
+"""How long an engine may take to exit after ``stop``, in seconds."""
+
+FailureKind = Literal["timeout", "crash", "protocol", "answer", "start"]
+
+
+class EngineFailure(Exception):
+    """The engine did not give a valid answer: ``kind`` says how, the message what happened
+    and what to do, ``stderr`` the end of its standard error."""
+
+    def __init__(self, kind: FailureKind, message: str, stderr: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.stderr = stderr
+
+
+@dataclass(frozen=True, slots=True)
+class EngineInfo:
+    """What the engine said of itself in its handshake."""
+
+    name: str
+    version: str
+    rulesets: tuple[str, ...]
+    capabilities: frozenset[str]
+    language: str | None = None
+
+
+class _Eof:
+    """The reader's mark: standard output is closed."""
+
+
+class _TooLong:
+    """The reader's mark: a line longer than :data:`MAX_LINE`."""
+
+
+_Line = bytes | _Eof | _TooLong
+
+
+class Engine:
+    """One engine adapter, started on first use, restarted after each failure."""
+
+    def __init__(self, command: str, timeout: float = 10.0) -> None:
+        self.command = command
+        self.timeout = timeout
+        self.info: EngineInfo | None = None
+        self.broken: str | None = None
+        """Why the engine is not started again (two failed handshakes in a row)."""
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[_Line] = queue.Queue(maxsize=4)
+        self._gone = threading.Event()
+        self._outbox: queue.Queue[bytes] = queue.Queue()
+        self._stderr: deque[bytes] = deque()
+        self._stderr_size = 0
+        self._stderr_lock = threading.Lock()
+        self._seq = 0
+        self._failed_starts = 0
+
+    # --- life cycle -----------------------------------------------------------------------
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        try:
+            argv = shlex.split(self.command)
+        except ValueError as exc:
+            raise EngineFailure("start", f"cannot split the engine command: {exc}") from None
+        if not argv:
+            raise EngineFailure("start", "the engine command is empty")
+        try:
+            process = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,  # its own process group, killed as a whole
+            )
+        except OSError as exc:
+            raise EngineFailure(
+                "start",
+                f"cannot run {argv[0]!r}: {exc.strerror or exc}; check the --engine command "
+                "(it is run without a shell)",
+            ) from None
+        self._lines = queue.Queue(maxsize=4)  # bounded: a flooding engine blocks, not us
+        self._gone = threading.Event()
+        with self._stderr_lock:
+            self._stderr.clear()
+            self._stderr_size = 0
+        assert process.stdout is not None and process.stderr is not None
+        reader = threading.Thread(
+            target=_read, args=(process.stdout, self._lines, self._gone), daemon=True
+        )
+        reader.start()
+        # Sent from a thread: an engine that does not read must not block the kit.
+        self._outbox = queue.Queue()
+        writer = threading.Thread(
+            target=_write, args=(process.stdin, self._outbox, self._gone), daemon=True
+        )
+        writer.start()
+        threading.Thread(target=self._read_stderr, args=(process.stderr,), daemon=True).start()
+        return process
+
+    def start(self) -> EngineInfo:
+        """Start the engine if it is not running, with its handshake; the engine's info."""
+        if self.broken is not None:
+            raise EngineFailure("start", self.broken)
+        if self._process is not None and self.info is not None:
+            return self.info
+        try:
+            self._process = self._spawn()
+            answer = self._exchange({"cmd": "start", "protocol": PROTOCOL, "kit": __version__})
+        except EngineFailure as exc:
+            self.kill()
+            self._failed_starts += 1
+            failure = EngineFailure("start", f"the handshake failed: {exc}", exc.stderr)
+            if self._failed_starts >= 2:
+                self.broken = f"{failure} (twice in a row: the engine is not started again)"
+            raise failure from None
+        self.info = EngineInfo(
+            name=answer["engine"]["name"],
+            version=answer["engine"]["version"],
+            rulesets=tuple(answer["rulesets"]),
+            capabilities=frozenset(answer["capabilities"]),
+            language=answer["engine"].get("language"),
+        )
+        return self.info
+
+    def kill(self) -> None:
+        """Kill the engine and its children (after a failure); the next request restarts it."""
+        process, self._process = self._process, None
+        self.info = None
+        if process is None:
+            return
+        self._gone.set()  # its reader stops waiting for room in the queue
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            process.kill()
+        process.wait()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            with contextlib.suppress(OSError):
+                if stream is not None:
+                    stream.close()
+
+    def close(self) -> None:
+        """Send ``stop`` and let the engine exit; kill it if it does not within 2 seconds."""
+        process = self._process
+        if process is None:
+            return
+        self._outbox.put(b'{"cmd":"stop"}\n')
+        self._outbox.put(b"")  # then the writer closes standard input
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(_STOP_GRACE)
+        self.kill()
+
+    # --- requests -------------------------------------------------------------------------
+
+    def request(self, command: str, **fields: Any) -> dict[str, Any]:
+        """Send one request and return the engine's valid answer (which may be a ``skip``
+        or ``error`` answer). Raises :class:`EngineFailure`, after killing the engine, when
+        the answer does not come in time or is not a valid answer."""
+        self.start()
+        self._seq += 1
+        seq = self._seq
+        answer = self._exchange({"cmd": command, "seq": seq, **fields})
+        self._failed_starts = 0
+        if answer["seq"] != seq:
+            self.kill()
+            raise EngineFailure(
+                "protocol",
+                f"the answer has seq {answer['seq']}, but the request was seq {seq}: answer "
+                "each request once, in order",
+                self.stderr(),
+            )
+        return answer
+
+    def _exchange(self, message: dict[str, Any]) -> dict[str, Any]:
+        process = self._process
+        assert process is not None and process.stdin is not None
+        command = message["cmd"]
+        try:
+            self._outbox.put(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
+            line = self._lines.get(timeout=self.timeout)
+        except queue.Empty:
+            self.kill()
+            raise EngineFailure(
+                "timeout",
+                f"no answer to {command!r} within {self.timeout:g} s (a hang, or an answer "
+                "without its newline; raise --timeout if the engine is only slow)",
+                self.stderr(),
+            ) from None
+        if isinstance(line, _Eof):
+            self.kill()
+            code = process.returncode
+            raise EngineFailure(
+                "crash",
+                f"the engine exited (code {code}) instead of answering {command!r}",
+                self.stderr(),
+            )
+        if isinstance(line, _TooLong):
+            self.kill()
+            raise EngineFailure(
+                "protocol",
+                f"the answer to {command!r} is longer than {MAX_LINE // (1024 * 1024)} MiB: "
+                "write one JSON object per line",
+                self.stderr(),
+            )
+        try:
+            answer = json.loads(line)
+        except (ValueError, RecursionError):
+            self.kill()
+            raise EngineFailure(
+                "protocol",
+                f"the answer to {command!r} is not JSON: {_quote(line)} (standard output is "
+                "for answers only; log to standard error)",
+                self.stderr(),
+            ) from None
+        wrong = answer_problem(command, answer)
+        if wrong is not None:
+            self.kill()
+            raise EngineFailure(
+                "protocol",
+                f"not a valid answer to {command!r}: {wrong}; the message definitions are "
+                "in spec/schema/protocol.schema.json",
+                self.stderr(),
+            )
+        assert isinstance(answer, dict)
+        return answer
+
+    # --- the engine's output ----------------------------------------------------------------
+
+    def _read_stderr(self, stream: IO[bytes]) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := stream.read1(65536):  # type: ignore[attr-defined]
+                with self._stderr_lock:
+                    self._stderr.append(chunk)
+                    self._stderr_size += len(chunk)
+                    while self._stderr_size - len(self._stderr[0]) >= STDERR_KEEP:
+                        self._stderr_size -= len(self._stderr.popleft())
+
+    def stderr(self) -> str:
+        """The end of the engine's standard error since it was (re)started."""
+        with self._stderr_lock:
+            data = b"".join(self._stderr)[-STDERR_KEEP:]
+        return data.decode("utf-8", "replace")
+
+
+def _read(stream: IO[bytes], lines: queue.Queue[_Line], gone: threading.Event) -> None:
+    """Put each non-blank line of ``stream`` into ``lines``, then a mark at its end."""
+    mark: _Line = _Eof()
+    with contextlib.suppress(OSError, ValueError):
+        while True:
+            line = stream.readline(MAX_LINE + 1)
+            if not line:
+                break
+            if len(line) > MAX_LINE and not line.endswith(b"\n"):
+                mark = _TooLong()
+                break
+            if line.strip() and not _put(lines, line, gone):
+                return
+    _put(lines, mark, gone)
+
+
+def _put(lines: queue.Queue[_Line], line: _Line, gone: threading.Event) -> bool:
+    """Wait for room in ``lines``, unless the engine is gone; whether the line went in."""
+    while not gone.is_set():
+        with contextlib.suppress(queue.Full):
+            lines.put(line, timeout=0.2)
+            return True
+    return False
+
+
+def _write(stream: IO[bytes], outbox: queue.Queue[bytes], gone: threading.Event) -> None:
+    """Write each message of ``outbox`` to ``stream`` until the engine is gone."""
+    with contextlib.suppress(OSError, ValueError):
+        while not gone.is_set():
+            with contextlib.suppress(queue.Empty):
+                data = outbox.get(timeout=0.2)
+                if not data:
+                    stream.close()
+                    return
+                stream.write(data)
+                stream.flush()
+
+
+def _quote(line: bytes, limit: int = 120) -> str:
+    text = line.decode("utf-8", "replace").rstrip("\n")
+    return repr(text if len(text) <= limit else text[:limit] + "...")

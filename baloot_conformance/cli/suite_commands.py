@@ -1,0 +1,218 @@
+"""The ``suite`` command: the fixture corpus and generated games run against an engine
+through the adapter protocol (``docs/protocol.md``), as a CI gate."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import os
+from typing import Any, TextIO, cast
+
+from baloot_conformance import __version__, expectations
+from baloot_conformance.adapter.process import Engine, EngineFailure
+from baloot_conformance.cli.check_commands import Progress, Unbroken
+from baloot_conformance.cli.output import check_target, replaced
+from baloot_conformance.report.suite_report import SuiteRun, write_report
+from baloot_conformance.ruleset import load_ruleset
+from baloot_conformance.suite import (
+    CaseResult,
+    corpus_ids,
+    fixture_cases,
+    generated_cases,
+    run_cases,
+)
+
+_EXIT_OK, _EXIT_FAIL, _EXIT_USAGE = 0, 1, 2
+
+_EPILOG = """\
+examples:
+  baloot-conformance suite --engine "python -m baloot_conformance.adapter.reference"
+  baloot-conformance suite --engine "node adapter.mjs" --ruleset majlis --generated 50
+  baloot-conformance suite --engine ./my-adapter --fixtures 'play.*,scoring.*' --generated 0
+  baloot-conformance suite --engine ./my-adapter --expectations baloot-expectations.yaml \\
+      --format junit --output conformance.xml
+
+verdicts: pass, fail (the first diverging observable, with the rule), error (the engine
+crashed, hung or answered garbage), skip, unsupported (a ruleset or partial hand the engine
+does not declare), xfail/xpass (listed in --expectations), invalid (a defect of the corpus).
+
+exit codes: 0 no case failed, erred, passed unexpectedly or is invalid, and no expectation
+is stale or expired; 1 otherwise; 2 usage error or unreadable expectations file.
+The protocol: docs/protocol.md.
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``suite`` to the CLI."""
+    suite = subparsers.add_parser(
+        "suite",
+        help="run the fixture corpus and generated games against an engine (the CI gate)",
+        description=(
+            "Drive an engine, through its adapter (JSON Lines on stdin/stdout), through the "
+            "fixture corpus and generated games: at every step it is asked what is legal, "
+            "and for every hand what it computed; each case fails at its first diverging "
+            "observable, with the rule ID."
+        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    suite.add_argument(
+        "--engine",
+        required=True,
+        metavar="CMD",
+        help="the adapter's command line (split like a shell's, run without one)",
+    )
+    suite.add_argument(
+        "--ruleset",
+        metavar="ID",
+        help="only the fixtures of this ruleset, and generated games under it (default: "
+        "every fixture; generated games under saudi)",
+    )
+    suite.add_argument(
+        "--fixtures",
+        default="*",
+        metavar="SELECTOR",
+        help="comma-separated globs over fixture ids or AREA/ID ('play.*', 'majlis/*'); "
+        "'none' for none (default: all)",
+    )
+    suite.add_argument(
+        "--generated",
+        type=_count,
+        default=20,
+        metavar="N",
+        help="how many generated games to run too (default 20)",
+    )
+    suite.add_argument(
+        "--seed", type=int, default=0, help="game n is generated from seed SEED+n (default 0)"
+    )
+    suite.add_argument(
+        "--expectations",
+        metavar="FILE",
+        help="the engine's expected failures (YAML; spec/schema/expectations.schema.json)",
+    )
+    suite.add_argument(
+        "--update-expectations",
+        action="store_true",
+        help="rewrite --expectations FILE to expect exactly this run's failures",
+    )
+    suite.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long the engine may take to answer one request (default 10)",
+    )
+    suite.add_argument(
+        "--jobs",
+        type=_count,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="engines run at once, each with its own worker (default: all cores); the "
+        "report is the same",
+    )
+    suite.add_argument(
+        "--format",
+        choices=("text", "json", "junit", "markdown"),
+        default="text",
+        help="report format (default text; json is JSON Lines)",
+    )
+    suite.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
+    suite.add_argument(
+        "--summary",
+        metavar="FILE",
+        help="also append the Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)",
+    )
+    suite.add_argument(
+        "-v", "--verbose", action="store_true", help="text report: a line for every case"
+    )
+    suite.set_defaults(handler=_suite)
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("it cannot be negative")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError("give a number of seconds above 0, at most 3600")
+    return value
+
+
+def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.jobs < 1:
+        print("error: --jobs must be at least 1", file=err)
+        return _EXIT_USAGE
+    if args.update_expectations and not args.expectations:
+        print("error: --update-expectations needs --expectations FILE", file=err)
+        return _EXIT_USAGE
+    if args.ruleset:
+        load_ruleset(args.ruleset)  # an unknown ruleset is a usage error, before any work
+    entries = expectations.load(args.expectations) if args.expectations else []
+    if args.output:
+        check_target(args.output, [])
+    if args.update_expectations:
+        check_target(args.expectations, [])
+    cases = fixture_cases(args.fixtures, args.ruleset)
+    cases += generated_cases(args.ruleset or "saudi", args.generated, args.seed)
+    if not cases:
+        print(f"error: no case selected (--fixtures {args.fixtures!r})", file=err)
+        return _EXIT_USAGE
+    engine = _handshake(args.engine, args.timeout, err)
+    progress = Progress(err, "cases", every=1, total=len(cases))
+    results: list[CaseResult] = []
+    for result in run_cases(cases, args.engine, args.timeout, args.jobs):
+        results.append(result)
+        progress.tick()
+    progress.clear()
+    known = corpus_ids() | {case.id for case in cases}
+    if args.update_expectations:
+        name = engine["name"] if engine else args.engine
+        with replaced(args.expectations) as stream:
+            stream.write(expectations.updated(results, entries, name))
+        entries = expectations.load(args.expectations)
+        print(f"wrote {args.expectations}", file=err)
+    judged, problems = expectations.apply(results, entries, known, datetime.date.today())
+    run = SuiteRun(__version__, args.engine, engine, judged, problems)
+    stdout = cast(TextIO, Unbroken(out))
+    target = replaced(args.output) if args.output else contextlib.nullcontext(stdout)
+    with target as stream:
+        write_report(args.format, run, stream, args.verbose)
+    if args.summary:
+        try:
+            with open(args.summary, "a", encoding="utf-8") as summary:
+                write_report("markdown", run, summary)
+        except OSError as exc:
+            print(f"error: {args.summary}: cannot append the summary: {exc.strerror}", file=err)
+            return _EXIT_USAGE
+    return _EXIT_OK if run.ok else _EXIT_FAIL
+
+
+def _handshake(command: str, timeout: float, err: TextIO) -> dict[str, Any] | None:
+    """The engine's handshake, for the report's header (``None``, said on stderr, when the
+    engine does not answer it: the cases then report why, one by one)."""
+    engine = Engine(command, timeout)
+    try:
+        info = engine.start()
+    except EngineFailure as exc:
+        print(f"warning: {exc}", file=err)
+        return None
+    finally:
+        engine.close()
+    return {
+        "name": info.name,
+        "version": info.version,
+        "language": info.language,
+        "rulesets": list(info.rulesets),
+        "capabilities": sorted(info.capabilities),
+    }

@@ -1,0 +1,211 @@
+"""An engine's expected failures: the YAML file ``suite --expectations`` reads and
+``--update-expectations`` writes (``spec/schema/expectations.schema.json``).
+
+The file lives in the engine's repository. Each entry names a case (or a glob over case
+ids), why the engine fails it, where that is tracked and until when. A run is strict, as
+test262's and Bowtie's users asked: a listed case that now passes is ``xpass`` and fails
+the run (so the list shrinks as the engine is fixed), an entry that names no case is stale,
+an expired entry fails the run, and a failure whose signature differs from the one recorded
+is a plain ``fail``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import fnmatch
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+import jsonschema
+import yaml
+
+from baloot_conformance.errors import BalootError, Location
+from baloot_conformance.resources import spec_path
+from baloot_conformance.ruleset import load_yaml_located
+from baloot_conformance.suite import CaseResult
+
+
+class ExpectationsError(BalootError):
+    """An expectations file that cannot be read or breaks its schema."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One expected failure."""
+
+    pattern: str
+    reason: str
+    signature: Mapping[str, str]
+    link: str | None = None
+    expires: datetime.date | None = None
+    where: Location | None = None
+
+    def matches(self, case_id: str) -> bool:
+        return fnmatch.fnmatchcase(case_id, self.pattern)
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The JSON Schema of an expectations file."""
+    loaded: dict[str, Any] = json.loads(
+        spec_path("schema", "expectations.schema.json").read_text(encoding="utf-8")
+    )
+    return loaded
+
+
+def load(path: str) -> list[Entry]:
+    """The entries of an expectations file (a missing file has none: ``--update-expectations``
+    creates it).
+
+    Raises:
+        ExpectationsError: the file is not strict YAML or breaks the schema, at file:line:col.
+    """
+    try:
+        with open(path, encoding="utf-8") as stream:
+            text = stream.read()
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ExpectationsError(f"{path}: cannot read it: {exc}") from None
+    try:
+        data, where = load_yaml_located(text, path, dates_as_text=True)
+    except BalootError as exc:
+        raise ExpectationsError(str(exc)) from None
+    if data is None:
+        data = {"expectations": {}}
+    errors = sorted(
+        jsonschema.Draft202012Validator(schema()).iter_errors(data),
+        key=lambda e: [str(p) for p in e.absolute_path],
+    )
+    if errors:
+        first = errors[0]
+        at = tuple(first.absolute_path)
+        if first.validator == "additionalProperties" and isinstance(first.instance, dict):
+            known = first.schema.get("properties", {})
+            at += tuple(key for key in first.instance if key not in known)[:1]
+        while at and at not in where:
+            at = at[:-1]
+        field = "/".join(str(p) for p in first.absolute_path) or "the file"
+        raise ExpectationsError(
+            f"{field}: {first.message}",
+            location=where.get(at, Location(path, 1, 1)),
+            hint="each entry is 'CASE-ID-OR-GLOB: {reason: ..., signature: {observable, "
+            "position, rule}, link: URL, expires: YYYY-MM-DD}' under 'expectations:' (see "
+            "spec/schema/expectations.schema.json)",
+        )
+    entries = []
+    for pattern, body in data["expectations"].items():
+        expires = body.get("expires")
+        try:
+            day = datetime.date.fromisoformat(expires) if expires else None
+        except ValueError:
+            raise ExpectationsError(
+                f"expectations/{pattern}/expires: {expires!r} is not a date",
+                location=where.get(("expectations", pattern, "expires")),
+                hint="write it as YYYY-MM-DD",
+            ) from None
+        entries.append(
+            Entry(
+                pattern,
+                body["reason"],
+                dict(body.get("signature", {})),
+                body.get("link"),
+                day,
+                where.get(("expectations", pattern)),
+            )
+        )
+    return entries
+
+
+def _entry_for(case_id: str, entries: Sequence[Entry]) -> Entry | None:
+    """The entry that names the case: its own id first, then the first glob."""
+    exact = [e for e in entries if e.pattern == case_id]
+    return exact[0] if exact else next((e for e in entries if e.matches(case_id)), None)
+
+
+def apply(
+    results: Iterable[CaseResult],
+    entries: Sequence[Entry],
+    known_ids: Iterable[str],
+    today: datetime.date,
+) -> tuple[list[CaseResult], list[str]]:
+    """The results with the expectations applied (``xfail``, ``xpass``, a signature that
+    changed), and the problems that fail the run on their own: entries that name no case
+    of ``known_ids``, and expired entries."""
+    problems: list[str] = []
+    live = []
+    for entry in entries:
+        if entry.expires is not None and entry.expires < today:
+            problems.append(
+                f"{_where(entry)}the entry {entry.pattern!r} expired on {entry.expires}: fix "
+                "the engine, or renew or remove the entry"
+            )
+        else:
+            live.append(entry)
+    ids = list(known_ids)
+    for entry in entries:
+        if not any(entry.matches(case_id) for case_id in ids):
+            problems.append(
+                f"{_where(entry)}the entry {entry.pattern!r} names no case: remove it (the "
+                "case was renamed or removed)"
+            )
+    out = []
+    for result in results:
+        found = _entry_for(result.case.id, live)
+        out.append(result if found is None else _expected(result, found))
+    return out, problems
+
+
+def _expected(result: CaseResult, entry: Entry) -> CaseResult:
+    note = f"expected to fail: {entry.reason}" + (f" ({entry.link})" if entry.link else "")
+    if result.verdict == "pass":
+        return replace(
+            result,
+            verdict="xpass",
+            message=f"passes, but is listed as an expected failure ({entry.reason}): remove "
+            "its entry",
+        )
+    if result.verdict != "fail" or result.failure is None:
+        return result
+    signature = result.failure.signature()
+    if any(signature.get(key) != value for key, value in entry.signature.items()):
+        wanted = ", ".join(f"{k} {v}" for k, v in entry.signature.items())
+        found = ", ".join(f"{k} {signature[k]}" for k in entry.signature)
+        return replace(
+            result,
+            message=f"fails differently from its expectation ({wanted}; now {found})",
+        )
+    return replace(result, verdict="xfail", message=note)
+
+
+def _where(entry: Entry) -> str:
+    return f"{entry.where}: " if entry.where else ""
+
+
+def updated(results: Iterable[CaseResult], entries: Sequence[Entry], engine: str) -> str:
+    """The text of an expectations file that expects exactly the failures of ``results``,
+    keeping each one's reason, link and expiry from the entry that named it."""
+    body: dict[str, Any] = {}
+    for result in results:
+        if result.failure is None or result.verdict not in ("fail", "xfail"):
+            continue
+        old = _entry_for(result.case.id, entries)
+        entry: dict[str, Any] = {
+            "reason": old.reason if old else "TODO: say why the engine fails this case",
+            "signature": result.failure.signature(),
+        }
+        if old is not None and old.link:
+            entry["link"] = old.link
+        if old is not None and old.expires:
+            entry["expires"] = old.expires.isoformat()
+        body[result.case.id] = entry
+    head = (
+        "# The cases this engine is known to fail, for 'baloot-conformance suite "
+        "--expectations'.\n# Written by --update-expectations; keep the reasons and links "
+        "up to date.\n"
+    )
+    data = {"engine": engine, "expectations": body}
+    return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)

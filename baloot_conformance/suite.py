@@ -1,0 +1,616 @@
+"""The conformance suite run against an engine through the adapter protocol.
+
+A *case* is one fixture of the corpus or one generated game. The engine sees the case's
+events only; the kit asks it to ``replay`` them, for its ``legal`` calls and cards before
+each call and card, and for its ``claims`` on each complete hand. Its answers become claims
+in the hand (a ``= legal`` claim before each card, its calls before each call, its claims
+after the last trick), and the reference interpreter checks them as it checks any
+transcript's claims: the rule IDs, expected values and messages are the ones ``check``
+gives. The case fails at its first diverging observable, in the order of the hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import multiprocessing
+import multiprocessing.util
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from baloot_conformance import btn_json
+from baloot_conformance import transcript as tr
+from baloot_conformance.adapter.process import Engine, EngineFailure, EngineInfo
+from baloot_conformance.adapter.reference import Rejection, rejection_in
+from baloot_conformance.cards import Card
+from baloot_conformance.engine.trace import Trace
+from baloot_conformance.errors import BalootError, Location
+from baloot_conformance.fixtures import Fixture, corpus_root, load_corpus, run_fixture
+from baloot_conformance.generate import generate_games, rest_events
+from baloot_conformance.ruleset import Ruleset, load_ruleset
+from baloot_conformance.verdict import Divergence, HandChecker, HandVerdict, replay_hands
+
+Verdict = Literal["pass", "fail", "error", "skip", "unsupported", "xfail", "xpass", "invalid"]
+VERDICTS: tuple[Verdict, ...] = (
+    "pass", "fail", "error", "skip", "unsupported", "xfail", "xpass", "invalid",
+)  # fmt: skip
+Observable = Literal["replay", "legal", "claims"]
+
+#: The claims every ``claims`` answer must hold (a trick claim per trick played).
+REQUIRED_CLAIMS = frozenset({"contract", "trick", "score", "total"})
+#: The claims an answer may hold.
+HAND_CLAIMS = frozenset(
+    {"contract", "trick", "abnat", "aklat", "projects", "cardscore", "projectscore", "score",
+     "total", "result", "kaboot", "winner"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """What a case is, small enough to send to a worker: a fixture's file, or a generated
+    game's ruleset and seed."""
+
+    id: str
+    path: str
+    """The fixture file, or ``generated`` for a generated game."""
+    ruleset: str
+    """The ruleset it is played under (a reference :func:`load_ruleset` takes)."""
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """The first observable on which the engine and the ruleset part."""
+
+    observable: Observable
+    position: str
+    rule_id: str | None
+    message: str
+    expected: str | None = None
+    actual: str | None = None
+    location: Location | None = None
+
+    def signature(self) -> dict[str, str]:
+        """What an expectations entry records of it: observable, position and rule."""
+        return {
+            "observable": self.observable,
+            "position": self.position,
+            "rule": self.rule_id or "",
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """The verdict on one case."""
+
+    case: Case
+    verdict: Verdict
+    failure: Failure | None = None
+    message: str | None = None
+    """Why it is error, skip, unsupported, invalid, or what its expectation says."""
+    stderr: str = ""
+    """The end of the engine's standard error, for an ``error``."""
+    requests: int = 0
+
+
+# --- cases ---------------------------------------------------------------------------------
+
+
+def fixture_cases(selector: str = "*", ruleset: str | None = None) -> list[Case]:
+    """The corpus's fixtures whose id or ``area/id`` matches one of the comma-separated
+    globs of ``selector`` (``none`` for none), under ``ruleset`` only when given."""
+    if selector.strip() == "none":
+        return []
+    globs = [g.strip() for g in selector.split(",") if g.strip()]
+    cases = []
+    for fixture in load_corpus():
+        names = (fixture.id, f"{fixture.area}/{fixture.id}")
+        if not any(fnmatch.fnmatchcase(n, g) for g in globs for n in names):
+            continue
+        if ruleset is not None and fixture.ruleset_id != ruleset:
+            continue
+        cases.append(Case(fixture.id, str(fixture.path), fixture.tag or fixture.ruleset_id))
+    return cases
+
+
+def generated_cases(ruleset: str, games: int, seed: int = 0) -> list[Case]:
+    """``games`` generated games under ``ruleset``, game ``n`` from seed ``seed + n``."""
+    return [
+        Case(
+            f"generated.{ruleset}.{seed + n}", f"generated.{ruleset}.{seed + n}", ruleset, seed + n
+        )
+        for n in range(games)
+    ]
+
+
+@cache
+def _ruleset(reference: str) -> Ruleset:
+    return load_ruleset(reference)
+
+
+def _transcript(case: Case) -> tuple[tr.Transcript, Ruleset]:
+    rules = _ruleset(case.ruleset)
+    if case.seed is not None:
+        reader = tr.TranscriptReader.from_text("".join(generate_games(rules, case.seed)), case.id)
+    else:
+        reader = tr.TranscriptReader(Path(case.path), case.path)
+    with reader:
+        head = reader.head()
+        return dataclasses.replace(head, hands=tuple(reader)), rules
+
+
+# --- running one case ----------------------------------------------------------------------
+
+
+def run_case(case: Case, engine: Engine) -> CaseResult:
+    """Drive ``engine`` through one case and judge it (expectations aside)."""
+    try:
+        transcript, rules = _transcript(case)
+    except BalootError as exc:
+        return CaseResult(case, "invalid", message=f"the case cannot be read: {exc}")
+    if case.seed is None:
+        invalid = _fixture_defect(case)
+        if invalid is not None:
+            return invalid
+        if not transcript.hands:
+            return CaseResult(case, "skip", message="no hand to play (a notation fixture)")
+    try:
+        info = engine.start()
+    except EngineFailure as exc:
+        return CaseResult(case, "error", message=str(exc), stderr=exc.stderr)
+    missing = _unsupported(transcript, rules, info)
+    if missing:
+        return CaseResult(case, "unsupported", message=missing)
+    run = _CaseRun(case, transcript, rules, engine, info)
+    try:
+        failure = run.judge()
+    except EngineFailure as exc:
+        return CaseResult(case, "error", message=str(exc), stderr=exc.stderr, requests=run.sent)
+    except _Declined as exc:
+        verdict: Verdict = "skip" if exc.skip else "error"
+        return CaseResult(case, verdict, message=str(exc), requests=run.sent)
+    except _KitDefect as exc:
+        return CaseResult(case, "invalid", message=str(exc), requests=run.sent)
+    if failure is None:
+        return CaseResult(case, "pass", requests=run.sent)
+    return CaseResult(case, "fail", failure, requests=run.sent)
+
+
+def _fixture_defect(case: Case) -> CaseResult | None:
+    """``invalid`` when the fixture's own expectation is not what the interpreter gives;
+    ``skip`` for a fixture that tests a syntax error (there are no events to send)."""
+    from baloot_conformance.fixtures import load_fixture
+
+    try:
+        fixture: Fixture = load_fixture(Path(case.path))
+    except BalootError as exc:
+        return CaseResult(case, "invalid", message=f"the fixture cannot be read: {exc}")
+    if fixture.expect.syntax_error is not None:
+        return CaseResult(case, "skip", message="tests the notation's syntax, not an engine")
+    run = run_fixture(fixture, _ruleset(case.ruleset))
+    if not run.as_expected:
+        return CaseResult(
+            case,
+            "invalid",
+            message=f"the fixture expects {fixture.expect}, but the reference interpreter gives "
+            f"{run.outcome}: a defect of the corpus, please report it",
+        )
+    return None
+
+
+def _is_partial(hand: tr.Hand) -> bool:
+    """A hand that logs no auction (it is played under its ``= contract`` claim)."""
+    kinds = {type(item) for item in hand.items}
+    has_bids = any(type(i) is tr.Call and i.phase == "bid" for i in hand.items)
+    return not has_bids or tr.FaceUp not in kinds or tr.Dealer not in kinds
+
+
+def _unsupported(transcript: tr.Transcript, rules: Ruleset, info: EngineInfo) -> str | None:
+    if rules.id not in info.rulesets:
+        return (
+            f"the engine does not play the {rules.id} ruleset (it plays {', '.join(info.rulesets)})"
+        )
+    if "partial" not in info.capabilities and any(_is_partial(h) for h in transcript.hands):
+        return "a hand logs no auction, and the engine does not play partial hands ('partial')"
+    return None
+
+
+def strip(hand: tr.Hand) -> tr.Hand:
+    """The hand as an engine sees it: events only, and the ``= contract`` claim of a hand
+    that logs no auction (it says what is played)."""
+    keep_contract = _is_partial(hand)
+    items = tuple(
+        item
+        for item in hand.items
+        if isinstance(item, tr.Event) or (keep_contract and isinstance(item, tr.ContractClaim))
+    )
+    return dataclasses.replace(hand, items=items)
+
+
+def with_completion(
+    hands: Sequence[tr.Hand], rules: Ruleset
+) -> tuple[tuple[tr.Hand, ...], list[tuple[HandVerdict, HandChecker]]]:
+    """The hands, with the completion of the deal written out as ``rest`` events where a
+    hand leaves it to be read from the play (a hand cut before a card must still tell each
+    seat's eight cards), and their replay (the same with or without the ``rest`` events)."""
+    out = []
+    replayed = list(replay_hands(hands, "", rules))
+    for hand, (_, checker) in zip(hands, replayed, strict=True):
+        engine = checker.engine
+        kinds = {type(item) for item in hand.items}
+        if (
+            tr.Rest in kinds
+            or tr.Hold in kinds
+            or engine is None
+            or engine.contract is None
+            or not engine.initial
+            or _is_partial(hand)
+        ):
+            out.append(hand)
+            continue
+        at = next(
+            i
+            for i, item in enumerate(hand.items)
+            if isinstance(item, tr.Event)
+            and not isinstance(item, (tr.Start, tr.Dealer, tr.Deal, tr.FaceUp))
+            and not (type(item) is tr.Call and item.phase == "bid")
+        )
+        rests = tuple(rest_events(engine, hand.position))
+        out.append(dataclasses.replace(hand, items=hand.items[:at] + rests + hand.items[at:]))
+    return tuple(out), replayed
+
+
+class _Declined(Exception):
+    """The engine answered ``skip`` (``skip`` true) or ``error``."""
+
+    def __init__(self, message: str, skip: bool) -> None:
+        super().__init__(message)
+        self.skip = skip
+
+
+class _KitDefect(Exception):
+    """The reference interpreter cannot replay the case: the case is ``invalid``."""
+
+
+class _CaseRun:
+    """One case against one engine: the requests, and the hand with the answers in it."""
+
+    def __init__(
+        self,
+        case: Case,
+        transcript: tr.Transcript,
+        rules: Ruleset,
+        engine: Engine,
+        info: EngineInfo,
+    ) -> None:
+        self.case = case
+        self.original = transcript
+        self.hands, self.replayed = with_completion([strip(h) for h in transcript.hands], rules)
+        self.rules = rules
+        self.engine = engine
+        self.info = info
+        self.sent = 0
+        self.ruleset = {"id": rules.id, "version": rules.version, "digest": rules.digest}
+        self.header = [{"tag": "Ruleset", "value": f"{rules.id}@{rules.version}"}]
+        self.calls = frozenset(
+            item.position for hand in self.hands for item in hand.items if type(item) is tr.Call
+        )
+        """The call events' positions: a divergence there is on the engine's legal calls."""
+        self.where = {
+            item.position: Location(case.path, item.line, item.column)
+            for hand in transcript.hands
+            for item in hand.items
+            if isinstance(item, tr.Item) and item.line
+        }
+
+    def _ask(self, command: str, **fields: Any) -> dict[str, Any]:
+        self.sent += 1
+        answer = self.engine.request(command, ruleset=self.ruleset, **fields)
+        if "skip" in answer:
+            link = f" ({answer['issue']})" if answer.get("issue") else ""
+            raise _Declined(f"the engine skips it: {answer['skip']}{link}", skip=True)
+        if "error" in answer:
+            raise _Declined(f"the engine reports an error: {answer['error']}", skip=False)
+        return answer
+
+    def _document(self, hands: Iterable[dict[str, Any]]) -> dict[str, Any]:
+        return {"btn": "1", "header": self.header, "hands": list(hands)}
+
+    def judge(self) -> Failure | None:
+        replayed = self.replayed
+        stopped = next((v for v, _ in replayed if v.status == "error" and not v.divergences), None)
+        if stopped is not None:
+            raise _KitDefect(
+                f"the reference interpreter cannot replay {stopped.position}: {stopped.error}"
+            )
+        rejection = rejection_in(self.hands, [verdict for verdict, _ in replayed])
+        failures: list[tuple[tuple[int, int], Failure]] = []
+        if "replay" in self.info.capabilities:
+            found = self._replay(rejection)
+            if found is not None:
+                failures.append(found)
+        if {"legal", "claims"} & self.info.capabilities:
+            found = self._observe(
+                rejection,
+                [checker.totals for _, checker in replayed],
+                [
+                    checker.engine is not None and checker.engine.is_over()
+                    for _, checker in replayed
+                ],
+            )
+            if found is not None:
+                failures.append(found)
+        return min(failures, key=lambda f: f[0])[1] if failures else None
+
+    # --- replay -------------------------------------------------------------------------
+
+    def _replay(self, rejection: Rejection | None) -> tuple[tuple[int, int], Failure] | None:
+        document = self._document(btn_json.hand_json(h) for h in self.hands)
+        answer = self._ask("replay", transcript=document)
+        if answer["accepted"]:
+            if rejection is None:
+                return None
+            return self._order(rejection.position), self._accepted(rejection)
+        numbers = [hand.number for hand in self.hands]
+        if answer["hand"] not in numbers:
+            raise EngineFailure(
+                "answer", f"the engine rejects hand {answer['hand']}, which the case does not have"
+            )
+        hand = self.hands[numbers.index(answer["hand"])]
+        index = answer["event"]
+        if index >= len(hand.items) or not isinstance(hand.items[index], tr.Event):
+            raise EngineFailure(
+                "answer",
+                f"the engine rejects event {index} of hand {hand.number}, which has no such event",
+            )
+        item = hand.items[index]
+        at = self._order(item.position)
+        if rejection is not None and self._order(rejection.position) <= at:
+            if rejection.position == item.position:
+                return None
+            return self._order(rejection.position), self._accepted(rejection)
+        reason = answer.get("reason") or "no reason given"
+        return at, Failure(
+            "replay",
+            item.position,
+            self._deciding_rule(numbers.index(answer["hand"]), index),
+            f"the engine rejects {_event_words(item)}, which the ruleset allows "
+            f"(the engine says: {reason})",
+            expected="accepted",
+            actual="rejected",
+            location=self.where.get(item.position),
+        )
+
+    def _accepted(self, rejection: Rejection) -> Failure:
+        return Failure(
+            "replay",
+            rejection.position,
+            rejection.rule_id,
+            f"the engine accepts {rejection.position}, which the ruleset forbids: "
+            f"{rejection.reason}",
+            expected="rejected",
+            actual="accepted",
+            location=self.where.get(rejection.position),
+        )
+
+    def _deciding_rule(self, hand_index: int, index: int) -> str | None:
+        """The rule that decided a legal event: the first rule its replay counted."""
+
+        def counts(upto: int) -> dict[str, int]:
+            trace = Trace()
+            hands = [*self.hands[:hand_index], _cut(self.hands[hand_index], upto)]
+            for _ in replay_hands(hands, "", self.rules, trace=trace):
+                pass
+            return trace.counts
+
+        before, after = counts(index), counts(index + 1)
+        return next((rule for rule, n in after.items() if n > before.get(rule, 0)), None)
+
+    def _order(self, position: str) -> tuple[int, int]:
+        """Where a position comes in the case: its hand, then its item."""
+        for h_index, hand in enumerate(self.hands):
+            if position.split(".")[0] == hand.position:
+                return h_index, _index(hand, position)
+        return len(self.hands), 0
+
+    # --- legal and claims -----------------------------------------------------------------
+
+    def _observe(
+        self,
+        rejection: Rejection | None,
+        totals: Sequence[tuple[int, int]],
+        over: Sequence[bool],
+    ) -> tuple[tuple[int, int], Failure] | None:
+        """Ask ``legal`` before each call and card up to the first illegal event, and
+        ``claims`` on each hand played out before it, and check the answers as claims."""
+        augmented: list[tr.Hand] = []
+        asked_claims: set[str] = set()
+        for h_index, hand in enumerate(self.hands):
+            stop = len(hand.items)
+            if rejection is not None and rejection.hand == hand.number:
+                stop = rejection.event
+            start = self._start(hand, totals[h_index])
+            items: list[dict[str, Any]] = []
+            asked: dict[str, tr.Claim] = {}
+            events = [btn_json.item_json(item) for item in hand.items]
+            partial = _is_partial(hand)
+            for index, item in enumerate(hand.items[:stop]):
+                asks = isinstance(item, tr.Play) or (isinstance(item, tr.Call) and not partial)
+                if asks and "legal" in self.info.capabilities:
+                    assert isinstance(item, (tr.Play, tr.Call))
+                    answer = self._ask(
+                        "legal",
+                        seat=item.seat,
+                        transcript=self._document(
+                            [{"hand": hand.number, "items": [*start, *events[:index]]}]
+                        ),
+                    )
+                    asked[item.position] = _legal_claim(item, answer)
+                items.append(events[index])
+            complete = stop == len(hand.items) and (
+                rejection is None or rejection.hand != hand.number
+            )
+            if complete and "claims" in self.info.capabilities and over[h_index]:
+                every = [*start, *events]
+                answer = self._ask(
+                    "claims", transcript=self._document([{"hand": hand.number, "items": every}])
+                )
+                claims = self._claims(answer["claims"])
+                if partial:  # its contract is the case's own claim, not an answer
+                    claims = [c for c in claims if c["claim"] != "contract"]
+                items += claims
+                asked_claims.add(hand.position)
+            augmented.append(self._augment(hand, items, asked))
+            if not complete:
+                break
+        verdicts = replay_hands(
+            augmented,
+            self.case.path,
+            self.rules,
+            required=lambda h: REQUIRED_CLAIMS if h.position in asked_claims else frozenset(),
+        )
+        for h_index, (verdict, _) in enumerate(verdicts):
+            if verdict.divergences:
+                root = verdict.divergences[0]
+                return (h_index, _index(augmented[h_index], root.position)), self._failure(root)
+        return None
+
+    def _start(self, hand: tr.Hand, totals: tuple[int, int]) -> list[dict[str, Any]]:
+        """A ``start`` event with the totals before the hand, unless it has its own: each
+        ``legal`` and ``claims`` request carries one hand."""
+        first = next((i for i in hand.items if isinstance(i, tr.Event)), None)
+        if isinstance(first, tr.Start):
+            return []
+        return [{"event": "start", "NS": totals[0], "EW": totals[1]}]
+
+    def _claims(self, claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for index, claim in enumerate(claims):
+            wrong = btn_json.item_problem(claim)
+            if wrong is None and claim["claim"] not in HAND_CLAIMS:
+                wrong = f"a '{claim['claim']}' claim is not a claim on a hand's outcome"
+            if wrong is not None:
+                raise EngineFailure(
+                    "protocol", f"not a valid answer to 'claims': at /claims/{index}: {wrong}"
+                )
+        return [{k: v for k, v in claim.items() if k != "position"} for claim in claims]
+
+    def _augment(
+        self, hand: tr.Hand, items: list[dict[str, Any]], legal: dict[str, tr.Claim]
+    ) -> tr.Hand:
+        """The hand with the engine's answers in it, as claims the interpreter checks: its
+        claims after the events, its legal calls and cards (``legal``, by the position of
+        the event they precede) before each event."""
+        try:
+            built = btn_json.hand_from_json(
+                {"hand": hand.number, "items": items}, 0, "<answers>", set(), validate=False
+            )
+        except BalootError as exc:
+            raise EngineFailure(
+                "answer", f"the engine's claims do not fit the hand: {exc}"
+            ) from None
+        merged: list[tr.HandItem] = []
+        for item in built.items:
+            if isinstance(item, tr.Event) and item.position in legal:
+                merged.append(legal[item.position])
+            merged.append(item)
+        return dataclasses.replace(built, items=tuple(merged))
+
+    def _failure(self, divergence: Divergence) -> Failure:
+        legal = divergence.position.endswith(".legal") or divergence.position in self.calls
+        observable: Observable = "legal" if legal else "claims"
+        message = divergence.message
+        if divergence.kind == "missing_claim":
+            name = divergence.position.rsplit(".", 1)[-1]
+            message = (
+                f"the engine's claims leave out '{name}' (contract, a trick claim per trick, "
+                "score and total are required)"
+            )
+        position = divergence.position
+        location = self.where.get(position) or self.where.get(position.removesuffix(".legal"))
+        return Failure(
+            observable,
+            position,
+            divergence.rule_id,
+            message,
+            expected=divergence.expected,
+            actual=divergence.claimed,
+            location=location,
+        )
+
+
+def _cut(hand: tr.Hand, upto: int) -> tr.Hand:
+    return dataclasses.replace(hand, items=hand.items[:upto])
+
+
+def _legal_claim(item: tr.Play | tr.Call, answer: dict[str, Any]) -> tr.Claim:
+    """An engine's answer to ``legal`` as the claim the interpreter checks before ``item``:
+    its cards before a card, its calls before a call."""
+    if isinstance(item, tr.Play):
+        cards = tuple(Card.from_code(code) for code in answer["cards"])
+        return tr.LegalClaim(position=f"{item.position}.legal", seat=item.seat, cards=cards)
+    calls = tuple(answer["calls"])
+    return tr.LegalCallsClaim(position=item.position, seat=item.seat, phase=item.phase, calls=calls)
+
+
+def _index(hand: tr.Hand, position: str) -> int:
+    """Where ``position`` is among the hand's items (after them all when it is not there)."""
+    items = hand.items
+    found = (
+        i for i, item in enumerate(items) if isinstance(item, tr.Item) and item.position == position
+    )
+    return next(found, len(items))
+
+
+def _event_words(item: tr.Item) -> str:
+    """An event as a report names it: ``h1.t3.p2 (E 7H)``."""
+    if isinstance(item, tr.Play):
+        return f"{item.position} ({item.seat} {item.card})"
+    if isinstance(item, tr.Call):
+        return f"{item.position} ({item.seat} {' '.join([item.word, *item.args])})"
+    return item.position
+
+
+# --- the run -------------------------------------------------------------------------------
+
+
+def run_cases(
+    cases: Sequence[Case], command: str, timeout: float = 10.0, jobs: int = 1
+) -> Iterator[CaseResult]:
+    """Each case's result, in case order. One engine process per job: with more than one
+    job, worker processes each drive their own engine, and the results come back in the
+    cases' order, so the report does not depend on ``jobs``."""
+    if jobs <= 1 or len(cases) <= 1:
+        engine = Engine(command, timeout)
+        try:
+            for case in cases:
+                yield run_case(case, engine)
+        finally:
+            engine.close()
+        return
+    context = multiprocessing.get_context("fork")
+    with context.Pool(jobs, initializer=_start_worker, initargs=(command, timeout)) as pool:
+        yield from pool.imap(_worker_case, cases, chunksize=1)
+        pool.close()
+        pool.join()
+
+
+_WORKER_ENGINE: Engine | None = None
+
+
+def _start_worker(command: str, timeout: float) -> None:
+    global _WORKER_ENGINE
+    _WORKER_ENGINE = engine = Engine(command, timeout)
+    multiprocessing.util.Finalize(None, engine.close, exitpriority=10)
+
+
+def _worker_case(case: Case) -> CaseResult:
+    assert _WORKER_ENGINE is not None
+    return run_case(case, _WORKER_ENGINE)
+
+
+def corpus_ids() -> frozenset[str]:
+    """Every fixture id of the shipped corpus (to tell a stale expectation)."""
+    return frozenset(fixture.id for fixture in load_corpus(corpus_root()))
