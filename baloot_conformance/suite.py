@@ -28,10 +28,22 @@ from baloot_conformance.adapter.reference import Rejection, rejection_in
 from baloot_conformance.cards import Card
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.errors import BalootError, Location
-from baloot_conformance.fixtures import Fixture, corpus_root, load_corpus, run_fixture
+from baloot_conformance.fixtures import (
+    Fixture,
+    corpus_root,
+    load_corpus,
+    load_fixture,
+    run_fixture,
+)
 from baloot_conformance.generate import generate_games, rest_events
 from baloot_conformance.ruleset import Ruleset, load_ruleset
-from baloot_conformance.verdict import Divergence, HandChecker, HandVerdict, replay_hands
+from baloot_conformance.verdict import (
+    Divergence,
+    HandChecker,
+    HandVerdict,
+    replay_hands,
+    unlogged_auction,
+)
 
 Verdict = Literal["pass", "fail", "error", "skip", "unsupported", "xfail", "xpass", "invalid"]
 VERDICTS: tuple[Verdict, ...] = (
@@ -182,8 +194,6 @@ def run_case(case: Case, engine: Engine) -> CaseResult:
 def _fixture_defect(case: Case) -> CaseResult | None:
     """``invalid`` when the fixture's own expectation is not what the interpreter gives;
     ``skip`` for a fixture that tests a syntax error (there are no events to send)."""
-    from baloot_conformance.fixtures import load_fixture
-
     try:
         fixture: Fixture = load_fixture(Path(case.path))
     except BalootError as exc:
@@ -203,9 +213,7 @@ def _fixture_defect(case: Case) -> CaseResult | None:
 
 def _is_partial(hand: tr.Hand) -> bool:
     """A hand that logs no auction (it is played under its ``= contract`` claim)."""
-    kinds = {type(item) for item in hand.items}
-    has_bids = any(type(i) is tr.Call and i.phase == "bid" for i in hand.items)
-    return not has_bids or tr.FaceUp not in kinds or tr.Dealer not in kinds
+    return bool(unlogged_auction(hand))
 
 
 def _unsupported(transcript: tr.Transcript, rules: Ruleset, info: EngineInfo) -> str | None:
@@ -438,9 +446,9 @@ class _CaseRun:
             events = [btn_json.item_json(item) for item in hand.items]
             partial = _is_partial(hand)
             for index, item in enumerate(hand.items[:stop]):
-                asks = isinstance(item, tr.Play) or (isinstance(item, tr.Call) and not partial)
-                if asks and "legal" in self.info.capabilities:
-                    assert isinstance(item, (tr.Play, tr.Call))
+                if "legal" in self.info.capabilities and (
+                    isinstance(item, tr.Play) or (isinstance(item, tr.Call) and not partial)
+                ):
                     answer = self._ask(
                         "legal",
                         seat=item.seat,
@@ -450,9 +458,7 @@ class _CaseRun:
                     )
                     asked[item.position] = _legal_claim(item, answer)
                 items.append(events[index])
-            complete = stop == len(hand.items) and (
-                rejection is None or rejection.hand != hand.number
-            )
+            complete = stop == len(hand.items)  # not cut at the first illegal event
             if complete and "claims" in self.info.capabilities and over[h_index]:
                 every = [*start, *events]
                 answer = self._ask(

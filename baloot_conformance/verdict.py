@@ -220,13 +220,7 @@ class HandChecker:
         """Before replay: note whether the auction can be replayed, and the completion of the
         deal: engines log it as ``rest`` lines, within ``hold`` lines, or not at all (then each
         seat's cards are the ones it plays)."""
-        kinds = {type(item) for item in hand.items}
-        if not any(type(i) is tr.Call and i.phase == "bid" for i in hand.items):
-            self.partial = "no 'bid' lines"
-        elif tr.FaceUp not in kinds:
-            self.partial = "no 'faceup' line"
-        elif tr.Dealer not in kinds:
-            self.partial = "no 'dealer' line"
+        self.partial = unlogged_auction(hand)
         if self.partial:
             self.unchecked.append(f"the auction ({self.partial})")
         for item in hand.items:
@@ -954,6 +948,19 @@ def check_hand(
     if checker.claimed_total is not None:
         game.go_on_from(checker.claimed_total)
     return checker.verdict(hand, stopped), checker
+
+
+def unlogged_auction(hand: tr.Hand) -> str:
+    """Why the hand's auction cannot be replayed (no calls, no face-up card, no dealer: a
+    partial transcript), or empty when it can."""
+    kinds = {type(item) for item in hand.items}
+    if not any(type(i) is tr.Call and i.phase == "bid" for i in hand.items):
+        return "no 'bid' lines"
+    if tr.FaceUp not in kinds:
+        return "no 'faceup' line"
+    if tr.Dealer not in kinds:
+        return "no 'dealer' line"
+    return ""
 
 
 def _refusing_rule(engine: Hand, action: Action) -> str | None:

@@ -39,6 +39,7 @@ DEVIANT_FAILS = {
     "full-game-gahwa": "play.hokum.overruff",
     "full-game-kaboot": "scoring.sun.conversion",
     "full-game-plain": "scoring.sun.conversion",
+    "play.hokum.overruff.pass-2": "play.hokum.overruff",
     "game.tie-at-target": "scoring.sun.conversion",
     "game.tie-at-target.fail-1": "scoring.sun.conversion",
     "scoring.contract.tie.pass-1": "scoring.sun.conversion",

@@ -83,6 +83,7 @@ class Engine:
         self._stderr: deque[bytes] = deque()
         self._stderr_size = 0
         self._stderr_lock = threading.Lock()
+        self._stderr_done = threading.Event()
         self._seq = 0
         self._failed_starts = 0
 
@@ -125,7 +126,11 @@ class Engine:
             target=_write, args=(process.stdin, self._outbox, self._gone), daemon=True
         )
         writer.start()
-        threading.Thread(target=self._read_stderr, args=(process.stderr,), daemon=True).start()
+        self._stderr_done = threading.Event()
+        errors = threading.Thread(
+            target=self._read_stderr, args=(process.stderr, self._stderr_done), daemon=True
+        )
+        errors.start()
         return process
 
     def start(self) -> EngineInfo:
@@ -193,71 +198,68 @@ class Engine:
         answer = self._exchange({"cmd": command, "seq": seq, **fields})
         self._failed_starts = 0
         if answer["seq"] != seq:
-            self.kill()
-            raise EngineFailure(
+            raise self._failure(
                 "protocol",
                 f"the answer has seq {answer['seq']}, but the request was seq {seq}: answer "
                 "each request once, in order",
-                self.stderr(),
             )
         return answer
 
     def _exchange(self, message: dict[str, Any]) -> dict[str, Any]:
         process = self._process
-        assert process is not None and process.stdin is not None
+        assert process is not None
         command = message["cmd"]
+        self._outbox.put(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
         try:
-            self._outbox.put(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
-            self.kill()
-            raise EngineFailure(
+            raise self._failure(
                 "timeout",
                 f"no answer to {command!r} within {self.timeout:g} s (a hang, or an answer "
                 "without its newline; raise --timeout if the engine is only slow)",
-                self.stderr(),
             ) from None
         if isinstance(line, _Eof):
-            self.kill()
-            code = process.returncode
-            raise EngineFailure(
-                "crash",
-                f"the engine exited (code {code}) instead of answering {command!r}",
-                self.stderr(),
-            )
+            try:
+                what = f"exited (code {process.wait(1.0)})"
+            except subprocess.TimeoutExpired:
+                what = "closed its standard output"
+            raise self._failure("crash", f"the engine {what} instead of answering {command!r}")
         if isinstance(line, _TooLong):
-            self.kill()
-            raise EngineFailure(
+            raise self._failure(
                 "protocol",
                 f"the answer to {command!r} is longer than {MAX_LINE // (1024 * 1024)} MiB: "
                 "write one JSON object per line",
-                self.stderr(),
             )
         try:
             answer = json.loads(line)
         except (ValueError, RecursionError):
-            self.kill()
-            raise EngineFailure(
+            raise self._failure(
                 "protocol",
                 f"the answer to {command!r} is not JSON: {_quote(line)} (standard output is "
                 "for answers only; log to standard error)",
-                self.stderr(),
             ) from None
         wrong = answer_problem(command, answer)
         if wrong is not None:
-            self.kill()
-            raise EngineFailure(
+            raise self._failure(
                 "protocol",
                 f"not a valid answer to {command!r}: {wrong}; the message definitions are "
                 "in spec/schema/protocol.schema.json",
-                self.stderr(),
             )
         assert isinstance(answer, dict)
         return answer
 
+    def _failure(self, kind: FailureKind, message: str) -> EngineFailure:
+        """The failure to raise, with the engine's standard error, once the engine is killed
+        (an engine that exited first has its standard error read to the end)."""
+        if self._process is not None and self._process.poll() is not None:
+            self._stderr_done.wait(1.0)
+        stderr = self.stderr()
+        self.kill()
+        return EngineFailure(kind, message, stderr)
+
     # --- the engine's output ----------------------------------------------------------------
 
-    def _read_stderr(self, stream: IO[bytes]) -> None:
+    def _read_stderr(self, stream: IO[bytes], done: threading.Event) -> None:
         with contextlib.suppress(OSError, ValueError):
             while chunk := stream.read1(65536):  # type: ignore[attr-defined]
                 with self._stderr_lock:
@@ -265,6 +267,7 @@ class Engine:
                     self._stderr_size += len(chunk)
                     while self._stderr_size - len(self._stderr[0]) >= STDERR_KEEP:
                         self._stderr_size -= len(self._stderr.popleft())
+        done.set()
 
     def stderr(self) -> str:
         """The end of the engine's standard error since it was (re)started."""

@@ -115,9 +115,10 @@ class _Walk:
     through a hand extends it by an event or two, so reading and replay go on from there
     instead of from the start (as long as what the hand's scan found has not changed)."""
 
-    def __init__(self, key: Any, feed: btn_json.HandFeed, checker: HandChecker) -> None:
-        self.key, self.feed, self.checker = key, feed, checker
-        self.items: list[Any] = []
+    def __init__(
+        self, key: Any, items: list[Any], feed: btn_json.HandFeed, checker: HandChecker
+    ) -> None:
+        self.key, self.items, self.feed, self.checker = key, items, feed, checker
         self.scanned = _scanned(checker)
 
 
@@ -177,7 +178,7 @@ class ReferenceAdapter:
                 transcript = btn_json.from_json(request["transcript"], "<request>", self.validate)
                 checker = replayed(transcript, rules)
                 return {"seq": seq, "claims": hand_claims(checker, transcript.hands[-1])}
-        except (BalootError, KeyError, TypeError) as exc:
+        except (BalootError, KeyError, TypeError, ValueError, IndexError) as exc:
             return {"seq": seq, "error": f"{type(exc).__name__}: {exc}"}
         return {"seq": seq, "error": f"unknown command {command!r}"}
 
@@ -190,7 +191,7 @@ class ReferenceAdapter:
         last_hand = hands[-1]
         key = (id(rules), json.dumps(data["header"]), json.dumps(hands[:-1]), last_hand["hand"])
         items = last_hand["items"]
-        walk = self._last
+        walk, self._last = self._last, None  # kept again only when this request succeeds
         if walk is not None and walk.key == key and items[: len(walk.items)] == walk.items:
             walk.feed.extend(items[len(walk.items) :])
             hand = walk.feed.hand()
@@ -199,7 +200,7 @@ class ReferenceAdapter:
             if _scanned(fresh) == walk.scanned:
                 try:
                     walk.checker.replay(hand.items[len(walk.items) :])
-                    walk.items = items
+                    walk.items, self._last = items, walk
                     return walk.checker, hand
                 except ReplayStop:
                     pass
@@ -208,8 +209,7 @@ class ReferenceAdapter:
         feed.extend(items)
         hand = feed.hand()
         checker = replayed(dataclasses.replace(head, hands=(*head.hands, hand)), rules)
-        self._last = _Walk(key, feed, checker)
-        self._last.items = items
+        self._last = _Walk(key, items, feed, checker)
         return checker, hand
 
 

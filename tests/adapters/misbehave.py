@@ -1,14 +1,19 @@
 """An engine adapter that misbehaves on purpose, for testing ``suite``'s robustness.
 
 ``python tests/adapters/misbehave.py MODE [N]``: the reference adapter, except that its N-th
-request after the handshake (default 3) goes wrong as MODE says: ``hang`` (never answers),
-``crash`` (writes a traceback to stderr and exits 3), ``garbage`` (a line that is not JSON),
-``flood`` (a line of 20 MiB without an end), ``lines`` (thousands of extra lines),
-``order`` (answers with the wrong seq), ``field`` (a legal answer with a card that does not
-exist), ``noise`` (prints a log line to stdout before its answer), ``skip`` and ``refuse`` (answers
-``skip`` or ``error``), ``reject`` (rejects a legal event in ``replay``), ``claims`` (a
-claim with a field of the wrong type), or ``nostart`` (exits before the handshake). Every engine process counts its own requests, so the kit's restart gives a
-fresh engine that misbehaves again at its own N-th request.
+request after the handshake (default 3) goes wrong as MODE says:
+
+- ``hang``: never answers; ``crash``: a traceback on stderr, exit 3;
+- ``garbage``: a line that is not JSON; ``noise``: a log line on stdout before the answer;
+- ``flood``: a line of 20 MiB without an end; ``lines``: thousands of extra lines;
+- ``order``: the wrong seq; ``field``: a legal answer with a card that does not exist;
+- ``skip``, ``refuse``: answers ``skip`` or ``error``;
+- ``reject``: rejects a legal event in every ``replay``; ``claims``: a claim with a field of
+  the wrong type in every ``claims`` answer;
+- ``nostart``: exits before the handshake.
+
+Every engine process counts its own requests, so the fresh engine the kit starts after a
+failure misbehaves again at its own N-th request.
 """
 
 from __future__ import annotations
