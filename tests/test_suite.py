@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from baloot_conformance.adapter.process import Engine
@@ -24,6 +25,7 @@ from baloot_conformance.adapter.protocol import answer_problem, problem
 from baloot_conformance.adapter.reference import ReferenceAdapter
 from baloot_conformance.cli import main
 from baloot_conformance.fixtures import load_corpus
+from baloot_conformance.resources import spec_path
 from baloot_conformance.suite import Case, run_case
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,6 +119,17 @@ def test_deviant_adapter_fails_exactly_its_deviations(deviant_run: tuple[int, st
     # The over-ruff: the engine offers a card the rule forbids, before it is played.
     ruff = found["full-game-gahwa"]["failure"]
     assert ruff["observable"] == "legal" and ruff["position"].endswith(".legal")
+
+
+def test_the_json_report_follows_its_schema(
+    reference_run: tuple[int, str], deviant_run: tuple[int, str]
+) -> None:
+    validator = jsonschema.Draft202012Validator(
+        json.loads(spec_path("schema", "suite-report.schema.json").read_text())
+    )
+    for _, out in (reference_run, deviant_run):
+        for record in records(out):
+            validator.validate(record)
 
 
 def test_deviant_adapter_does_not_play_other_rulesets() -> None:
@@ -299,7 +312,10 @@ def test_a_broken_expectations_file_is_a_usage_error(tmp_path: Path) -> None:
 def test_junit_and_markdown_reports(tmp_path: Path) -> None:
     report = tmp_path / "suite.xml"
     argv = ("--engine", DEVIANT, *SPLITS)
-    code, _, _ = run(*argv, "--format", "junit", "--output", str(report))
+    summary = tmp_path / "summary.md"
+    summary.write_text("# earlier steps\n")
+    code, _, _ = run(*argv, "--format", "junit", "--output", str(report), "--summary", str(summary))
+    assert summary.read_text().startswith("# earlier steps\n## Baloot conformance: ")
     root = ET.parse(report).getroot()
     failed = [c.get("name", "") for c in root.iter("testcase") if c.find("failure") is not None]
     assert code == 1 and root.get("tests") == "16" and root.get("failures") == "3"

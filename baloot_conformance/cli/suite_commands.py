@@ -27,7 +27,7 @@ _EXIT_OK, _EXIT_FAIL, _EXIT_USAGE = 0, 1, 2
 
 _EPILOG = """\
 examples:
-  baloot-conformance suite --engine "python -m baloot_conformance.adapter.reference"
+  baloot-conformance suite --engine ".venv/bin/python -m baloot_conformance.adapter.reference"
   baloot-conformance suite --engine "node adapter.mjs" --ruleset majlis --generated 50
   baloot-conformance suite --engine ./my-adapter --fixtures 'play.*,scoring.*' --generated 0
   baloot-conformance suite --engine ./my-adapter --expectations baloot-expectations.yaml \\
