@@ -56,18 +56,24 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
-def load(path: str) -> list[Entry]:
-    """The entries of an expectations file (a missing file has none: ``--update-expectations``
-    creates it).
+def load(path: str, missing_ok: bool = False) -> list[Entry]:
+    """The entries of an expectations file (``missing_ok``: a missing file has none, for
+    ``--update-expectations``, which creates it).
 
     Raises:
-        ExpectationsError: the file is not strict YAML or breaks the schema, at file:line:col.
+        ExpectationsError: the file is missing, is not strict YAML or breaks the schema, at
+            file:line:col.
     """
     try:
         with open(path, encoding="utf-8") as stream:
             text = stream.read()
     except FileNotFoundError:
-        return []
+        if missing_ok:
+            return []
+        raise ExpectationsError(
+            f"{path}: no such file",
+            hint="check the path, or create the file with --update-expectations",
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ExpectationsError(f"{path}: cannot read it: {exc}") from None
     try:

@@ -301,6 +301,8 @@ def test_a_broken_expectations_file_is_a_usage_error(tmp_path: Path) -> None:
     code, out, err = run("--engine", REFERENCE, *SPLITS, "--expectations", str(expected))
     assert code == 2 and out == ""
     assert f"{expected}:3:5:" in err and "('reasn' was unexpected)" in err
+    code, _, err = run("--engine", REFERENCE, *SPLITS, "--expectations", str(tmp_path / "no"))
+    assert code == 2 and "no such file" in err and "--update-expectations" in err
     expected.write_text("expectations: [unclosed\n")
     code, _, err = run("--engine", REFERENCE, *SPLITS, "--expectations", str(expected))
     assert code == 2 and f"{expected}:" in err

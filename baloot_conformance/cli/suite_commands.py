@@ -158,7 +158,9 @@ def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return _EXIT_USAGE
     if args.ruleset:
         load_ruleset(args.ruleset)  # an unknown ruleset is a usage error, before any work
-    entries = expectations.load(args.expectations) if args.expectations else []
+    entries = []
+    if args.expectations:
+        entries = expectations.load(args.expectations, missing_ok=args.update_expectations)
     if args.output:
         check_target(args.output, [])
     if args.update_expectations:
