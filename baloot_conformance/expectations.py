@@ -200,7 +200,7 @@ def updated(results: Iterable[CaseResult], entries: Sequence[Entry], engine: str
             continue
         old = _entry_for(result.case.id, entries)
         entry: dict[str, Any] = {
-            "reason": old.reason if old else "TODO: say why the engine fails this case",
+            "reason": old.reason if old else "not explained yet (written by --update-expectations)",
             "signature": result.failure.signature(),
         }
         if old is not None and old.link:

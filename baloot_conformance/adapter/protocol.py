@@ -19,8 +19,6 @@ from baloot_conformance.resources import spec_path
 PROTOCOL = 1
 """The protocol version this kit speaks."""
 
-CAPABILITIES = ("replay", "legal", "claims", "partial")
-
 #: The definition an answer to each command must match (besides ``skipped``/``errored``).
 ANSWERS = {
     "start": "started",
