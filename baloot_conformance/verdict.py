@@ -46,6 +46,7 @@ from baloot_conformance.engine.projects import find_projects
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.errors import FormulaError, Location
 from baloot_conformance.ruleset import Ruleset, load_ruleset
+from baloot_conformance.table import Table, table_of
 
 Status = Literal["pass", "fail", "error"]
 DivergenceKind = Literal["illegal_event", "wrong_claim", "missing_claim", "missing_event"]
@@ -72,6 +73,8 @@ class Divergence:
     """The first divergence of its hand; later ones may follow from it."""
     source: str | None = None
     """The transcript line, for reports that quote it."""
+    table: Table | None = None
+    """The table at this point, for a root divergence when pictures are asked for."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,8 +185,13 @@ class HandChecker:
         game: Game,
         expected_dealer: Seat | None,
         lines: Callable[[int], str | None] = lambda number: None,
+        pictures: bool = False,
     ) -> None:
         self.rules = rules
+        self.pictures = pictures
+        """Whether the root divergence carries a :class:`~baloot_conformance.table.Table`."""
+        self.number = 0
+        """The hand's number (set by :meth:`scan`)."""
         self.lines = lines
         """The transcript's lines by number, for quoting a divergence's line."""
         self.game = game
@@ -220,6 +228,7 @@ class HandChecker:
         """Before replay: note whether the auction can be replayed, and the completion of the
         deal: engines log it as ``rest`` lines, within ``hold`` lines, or not at all (then each
         seat's cards are the ones it plays)."""
+        self.number = hand.number
         self.partial = unlogged_auction(hand)
         if self.partial:
             self.unchecked.append(f"the auction ({self.partial})")
@@ -269,8 +278,15 @@ class HandChecker:
                 claimed=claimed,
                 root=not self.divergences,
                 source=source,
+                table=self._picture(item) if self.pictures and not self.divergences else None,
             )
         )
+
+    def _picture(self, item: tr.Item) -> Table | None:
+        """The table at a root divergence: before the card, for an illegal card."""
+        if self.engine is None:
+            return None
+        return table_of(self.engine, self.number, item.card if isinstance(item, tr.Play) else None)
 
     # --- events ---------------------------------------------------------------------------
 
@@ -922,6 +938,7 @@ def check_hand(
     expected_dealer: Seat | None = None,
     required: frozenset[str] = frozenset(),
     lines: Callable[[int], str | None] = lambda number: None,
+    pictures: bool = False,
 ) -> tuple[HandVerdict, HandChecker]:
     """Replay one hand of ``game``; the checker is returned too (its result, for the next).
     ``lines`` gives the transcript's lines by number, to quote them in divergences.
@@ -930,7 +947,7 @@ def check_hand(
     missing is a ``missing_claim`` divergence, and an auction that cannot be replayed a
     ``missing_event`` one.
     """
-    checker = HandChecker(rules, path, ruleset_name, game, expected_dealer, lines)
+    checker = HandChecker(rules, path, ruleset_name, game, expected_dealer, lines, pictures)
     checker.scan(hand)
     stopped: str | None = None
     try:
@@ -1127,8 +1144,10 @@ def check_transcript(
     path: str,
     ruleset: Ruleset | None = None,
     required: frozenset[str] = frozenset(),
+    pictures: bool = False,
 ) -> Iterator[HandVerdict]:
-    """Replay every hand of a transcript, streaming one verdict per hand.
+    """Replay every hand of a transcript, streaming one verdict per hand; ``pictures``: each
+    root divergence carries the table at that point.
 
     ``ruleset`` overrides the file's ``[Ruleset]`` tag. Hands follow each other as one game
     (see :func:`check_hands`).
@@ -1140,7 +1159,7 @@ def check_transcript(
     with tr.TranscriptReader(source, path) as reader:
         if ruleset is None:
             ruleset = ruleset_of(reader)
-        yield from check_hands(reader, path, ruleset, required)
+        yield from check_hands(reader, path, ruleset, required, pictures=pictures)
 
 
 def ruleset_of(reader: tr.TranscriptReader) -> Ruleset:
@@ -1166,13 +1185,14 @@ def check_hands(
     ruleset: Ruleset,
     required: frozenset[str] = frozenset(),
     trace: Trace | None = None,
+    pictures: bool = False,
 ) -> Iterator[HandVerdict]:
     """Replay hands that follow each other as games: running totals, dealer rotation and the
     game's winner carry over; a new game starts after one ends and at every hand that
     :func:`starts_game`. Divergences quote their lines when ``hands`` is a
     :class:`~baloot_conformance.transcript.TranscriptReader`. ``trace`` counts the rules that
     decided something (rule coverage)."""
-    for verdict, _ in replay_hands(hands, path, ruleset, required, trace):
+    for verdict, _ in replay_hands(hands, path, ruleset, required, trace, pictures):
         yield verdict
 
 
@@ -1182,6 +1202,7 @@ def replay_hands(
     ruleset: Ruleset,
     required: frozenset[str] | Callable[[tr.Hand], frozenset[str]] = frozenset(),
     trace: Trace | None = None,
+    pictures: bool = False,
 ) -> Iterator[tuple[HandVerdict, HandChecker]]:
     """:func:`check_hands` with each hand's checker, which holds the replayed hand as the
     transcript left it (for the adapter protocol's answers). ``required`` may depend on the
@@ -1196,7 +1217,7 @@ def replay_hands(
             expected_dealer = None
         needed = required(hand) if callable(required) else required
         verdict, checker = check_hand(
-            ruleset, hand, path, name, game, expected_dealer, needed, lines
+            ruleset, hand, path, name, game, expected_dealer, needed, lines, pictures
         )
         yield verdict, checker
         expected_dealer = checker.result.next_dealer if checker.result else None

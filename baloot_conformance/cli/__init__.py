@@ -22,6 +22,7 @@ from baloot_conformance.cli import (
     btn_commands,
     check_commands,
     fixture_commands,
+    show_commands,
     spec_commands,
     suite_commands,
 )
@@ -50,7 +51,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for module in (check_commands, suite_commands, spec_commands, btn_commands, fixture_commands):
+    for module in (
+        check_commands,
+        suite_commands,
+        show_commands,
+        spec_commands,
+        btn_commands,
+        fixture_commands,
+    ):
         module.register(subparsers)
     spec_commands.register_infer(subparsers)
     return parser

@@ -26,7 +26,7 @@ from baloot_conformance.cli.output import replaced
 from baloot_conformance.engine.playout import Policy
 from baloot_conformance.errors import BalootError, UnreadableInputError
 from baloot_conformance.generate import generate_games
-from baloot_conformance.report import make_reporter
+from baloot_conformance.report import FORMATS, make_reporter
 from baloot_conformance.ruleset import Ruleset, load_ruleset
 from baloot_conformance.verdict import (
     REQUIRABLE,
@@ -83,9 +83,10 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     check.add_argument(
         "--format",
-        choices=("text", "json", "junit", "markdown"),
+        choices=FORMATS,
         default="text",
-        help="report format (default text; json is JSON Lines)",
+        help="report format (default text; json is JSON Lines; html is one self-contained "
+        "page with each failing hand drawn)",
     )
     check.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
     check.add_argument(
@@ -98,6 +99,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     check.add_argument(
         "--fail-fast", action="store_true", help="stop at the first hand that does not pass"
+    )
+    check.add_argument(
+        "--diagram",
+        action="store_true",
+        help="text report: draw the table under each root divergence (the seats' cards, the "
+        "trick, the card played and the legal ones)",
     )
     check.add_argument(
         "--no-color", action="store_true", help="no colour in the text report (also NO_COLOR)"
@@ -204,7 +211,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         reporter.start(header)
         progress = Progress(err)
         passed = failed = errors = divergences = unreadable = 0
-        for verdicts, problems in _run(files, args.ruleset, required, args.jobs):
+        pictures = args.diagram or args.format == "html"
+        for verdicts, problems in _run(files, args.ruleset, (required, pictures), args.jobs):
             for verdict in verdicts:
                 reporter.hand(verdict)
                 progress.tick()
@@ -236,7 +244,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _run(
-    files: list[str], reference: str | None, required: frozenset[str], jobs: int
+    files: list[str], reference: str | None, options: _Options, jobs: int
 ) -> Iterator[tuple[Iterable[HandVerdict], list[FileError]]]:
     """Verdicts and, once they are read, problems, in file and hand order.
 
@@ -248,9 +256,9 @@ def _run(
     if jobs == 1:
         for path in files:
             problems: list[FileError] = []
-            yield _verdicts(path, reference, required, problems), problems
+            yield _verdicts(path, reference, options, problems), problems
         return
-    tasks = _tasks(files, reference, required)
+    tasks = _tasks(files, reference, options)
     head = list(itertools.islice(tasks, 2))
     if len(head) == 1:  # nothing to share out: check it here, streaming
         problems = []
@@ -266,24 +274,27 @@ def _run(
             yield pending.popleft().get()
 
 
-#: A worker's job: a file, a ruleset reference, the required claims, and either a run of
+_Options = tuple[frozenset[str], bool]
+"""The required claims, and whether root divergences carry a picture of the table."""
+
+#: A worker's job: a file, a ruleset reference, the options, and either a run of
 #: whole games cut from the file (its text and first line) or ``None`` for the whole file.
-_Task = tuple[str, str | None, frozenset[str], tuple[str | bytes, int] | None]
+_Task = tuple[str, str | None, _Options, tuple[str | bytes, int] | None]
 _RUN_HANDS = 100  # hands per run, at least: enough to outweigh starting a job
 
 
-def _tasks(files: list[str], reference: str | None, required: frozenset[str]) -> Iterator[_Task]:
+def _tasks(files: list[str], reference: str | None, options: _Options) -> Iterator[_Task]:
     for path in files:
         if path == "-":  # the parent reads standard input; a worker checks it whole
-            yield path, reference, required, (sys.stdin.buffer.read(), 1)
+            yield path, reference, options, (sys.stdin.buffer.read(), 1)
             continue
         runs = _game_runs(path)
         if runs is None:
-            yield path, reference, required, None
+            yield path, reference, options, None
             continue
         ruleset = reference or runs[0]
         for run in runs[1]:
-            yield path, ruleset, required, run
+            yield path, ruleset, options, run
 
 
 def _game_runs(path: str) -> tuple[str, Iterator[tuple[str, int]]] | None:
@@ -317,19 +328,19 @@ def _check_task(task: _Task) -> tuple[list[HandVerdict], list[FileError]]:
 
 
 def _task_verdicts(task: _Task, problems: list[FileError]) -> Iterator[HandVerdict]:
-    path, reference, required, run = task
+    path, reference, options, run = task
     if run is None or run[1] == 1:
         source: Any = None
         if run is not None:
             payload = run[0]
             source = io.BytesIO(payload if isinstance(payload, bytes) else payload.encode("utf-8"))
-        yield from _verdicts(path, reference, required, problems, source)
+        yield from _verdicts(path, reference, options, problems, source)
         return
     try:
         ruleset = _load(reference or "")
         assert isinstance(run[0], str)
         reader = tr.TranscriptReader.for_hands(run[0], path, run[1])
-        yield from check_hands(reader, path, ruleset, required)
+        yield from check_hands(reader, path, ruleset, options[0], pictures=options[1])
     except BalootError as exc:
         problems.append(FileError(path, str(exc)))
 
@@ -343,7 +354,7 @@ def _load(reference: str) -> Ruleset:
 def _verdicts(
     path: str,
     reference: str | None,
-    required: frozenset[str],
+    options: _Options,
     problems: list[FileError],
     source: Any = None,
 ) -> Iterator[HandVerdict]:
@@ -352,7 +363,7 @@ def _verdicts(
         ruleset = _load(reference) if reference else None
         if source is None:
             source = io.BytesIO(sys.stdin.buffer.read()) if path == "-" else path
-        yield from check_transcript(source, path, ruleset, required)
+        yield from check_transcript(source, path, ruleset, options[0], options[1])
     except BalootError as exc:
         problems.append(FileError(path, str(exc)))
 

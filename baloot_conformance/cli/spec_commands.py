@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+from pathlib import Path
 from typing import Any, TextIO
 
 from baloot_conformance.cli.output import replaced
@@ -13,6 +14,7 @@ from baloot_conformance.diff import diff_rulesets, find_witness
 from baloot_conformance.disagreements import disagreements_markdown
 from baloot_conformance.errors import SpecError, UnreadableInputError
 from baloot_conformance.inference import infer, overlay_yaml, read_transcripts
+from baloot_conformance.pages import is_rendered, render_pages
 from baloot_conformance.report.spec_report import render_diff, render_inference
 from baloot_conformance.ruleset import load_ruleset, shipped_rulesets
 
@@ -113,6 +115,27 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "-o", "--output", metavar="FILE", help="write to FILE (default: standard output)"
     )
     disagreements.set_defaults(handler=_disagreements)
+
+    render = commands.add_parser(
+        "render",
+        help="write the rulebook as static HTML pages",
+        description=(
+            "Write the rulebook as HTML pages into a folder: a page per ruleset with every "
+            "rule (anchored by its ID), its statement, parameters, sources and the profiles "
+            "that read it differently; a profile's page opens with its differences, each with "
+            "its witness hand drawn. Self-contained pages, ready for GitHub Pages."
+        ),
+        epilog="example:\n  baloot-conformance spec render --to site/",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    render.add_argument("--to", required=True, metavar="DIR", help="the folder to write into")
+    render.add_argument(
+        "--ruleset",
+        action="append",
+        metavar="ID",
+        help="render only this ruleset (repeat for several; default: every shipped one)",
+    )
+    render.set_defaults(handler=_render)
 
 
 def register_infer(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -220,6 +243,29 @@ def _disagreements(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     target = replaced(args.output) if args.output else contextlib.nullcontext(out)
     with target as stream:
         stream.write(disagreements_markdown(progress=lambda line: print(line, file=err)))
+    return _EXIT_OK
+
+
+def _render(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    folder = Path(args.to)
+    if folder.exists() and not folder.is_dir():
+        print(f"error: {folder}: not a folder", file=err)
+        return _EXIT_USAGE
+    if folder.is_dir() and any(folder.iterdir()) and not is_rendered(folder):
+        print(
+            f"error: {folder}: the folder is not empty and is not an earlier rendering "
+            "(its index.html was not written by spec render); name a new or empty folder",
+            file=err,
+        )
+        return _EXIT_USAGE
+    for name in args.ruleset or ():
+        load_ruleset(name)  # an unknown id is a usage error, before anything is written
+    folder.mkdir(parents=True, exist_ok=True)
+    pages = list(render_pages(args.ruleset))
+    for page in pages:
+        with replaced(folder / page.name) as stream:
+            stream.write(page.html)
+    print(f"wrote {len(pages)} pages to {folder} (open {folder / 'index.html'})", file=err)
     return _EXIT_OK
 
 

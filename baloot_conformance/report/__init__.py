@@ -1,4 +1,4 @@
-"""Reports of a ``check`` run: text, JSON Lines, JUnit XML and Markdown.
+"""Reports of a ``check`` run: text, JSON Lines, JUnit XML, Markdown and HTML.
 
 Every format is a :class:`Reporter` fed the run's verdicts as they are decided (``start``,
 ``hand`` per hand in output order, ``finish``), so a run of any size streams. Reporters only
@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Literal, TextIO
 
 from baloot_conformance.report.base import Reporter
+from baloot_conformance.report.html import HtmlReporter
 from baloot_conformance.report.jsonl import JsonLinesReporter
 from baloot_conformance.report.junit import JUnitReporter
 from baloot_conformance.report.markdown import MarkdownReporter
 from baloot_conformance.report.text import TextReporter
 
-Format = Literal["text", "json", "junit", "markdown"]
-FORMATS: tuple[Format, ...] = ("text", "json", "junit", "markdown")
+Format = Literal["text", "json", "junit", "markdown", "html"]
+FORMATS: tuple[Format, ...] = ("text", "json", "junit", "markdown", "html")
 """The values of ``--format``, the default first."""
 
 
@@ -36,12 +37,15 @@ def make_reporter(
         return JUnitReporter(stream)
     if fmt == "markdown":
         return MarkdownReporter(stream)
+    if fmt == "html":
+        return HtmlReporter(stream)
     raise ValueError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")
 
 
 __all__ = [
     "FORMATS",
     "Format",
+    "HtmlReporter",
     "JUnitReporter",
     "JsonLinesReporter",
     "MarkdownReporter",

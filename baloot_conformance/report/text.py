@@ -23,6 +23,7 @@ from baloot_conformance.report.base import (
     stopped_note,
     unchecked_note,
 )
+from baloot_conformance.report.diagram import render
 from baloot_conformance.verdict import FileError, HandVerdict, RunHeader, RunSummary
 
 _SGR = {
@@ -48,6 +49,7 @@ class TextReporter:
     def __init__(self, stream: TextIO, *, color: bool = False, verbose: bool = False) -> None:
         self._out = stream
         self._style = _ansi if color else plain
+        self._color = color
         self._verbose = verbose
         self._file: FileTally | None = None
 
@@ -79,6 +81,9 @@ class TextReporter:
             self._line(headline(divergence, verdict.path, style))
             for line in details(divergence, style):
                 self._line(line)
+            if divergence.table is not None:
+                drawing = render(divergence.table, color=self._color)
+                self._line("\n".join(("    " + line).rstrip() for line in drawing.split("\n")))
         for line in stopped_note(verdict):
             self._line(line)
         if verdict.unchecked:

@@ -1,0 +1,58 @@
+"""``show``: a hand drawn as a table in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any, TextIO
+
+from baloot_conformance.report.diagram import render
+from baloot_conformance.ruleset import load_ruleset
+from baloot_conformance.table import NoSuchMoment, table_at
+from baloot_conformance.transcript import TranscriptReader
+from baloot_conformance.verdict import ruleset_tag
+
+_EXIT_OK, _EXIT_USAGE = 0, 2
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    """Add ``show`` to the CLI."""
+    show = subparsers.add_parser(
+        "show",
+        help="draw a hand of a transcript as a table",
+        description=(
+            "Draw the table at one trick of a hand: N at the top, S at the bottom, W on the "
+            "left, E on the right, each seat's cards by suit, the trick's cards on the table "
+            "and its last card marked with the cards the ruleset allowed there."
+        ),
+        epilog="example:\n  baloot-conformance show examples/conforming-game.btn "
+        "--hand 1 --trick 4",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    show.add_argument("file", metavar="FILE", help="a BTN transcript")
+    show.add_argument(
+        "--hand", type=int, metavar="N", help="the hand's number (default: the first)"
+    )
+    show.add_argument("--trick", type=int, default=1, metavar="T", help="the trick (default 1)")
+    show.add_argument(
+        "--ruleset", metavar="ID|PATH", help="the ruleset (default: the file's [Ruleset] tag)"
+    )
+    show.add_argument("--ascii", action="store_true", help="suits as S H D C, not symbols")
+    show.add_argument("--no-color", action="store_true", help="no colour (also NO_COLOR)")
+    show.set_defaults(handler=_show)
+
+
+def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    with TranscriptReader(Path(args.file), args.file) as reader:
+        rules = load_ruleset(args.ruleset or ruleset_tag(reader))
+        hands = list(reader)
+    number = args.hand if args.hand is not None else (hands[0].number if hands else 1)
+    try:
+        table = table_at(hands, rules, number, args.trick)
+    except NoSuchMoment as exc:
+        print(f"error: {args.file}: {exc}", file=err)
+        return _EXIT_USAGE
+    color = not args.no_color and "NO_COLOR" not in os.environ and out.isatty()
+    out.write(render(table, color=color, ascii=args.ascii) + "\n")
+    return _EXIT_OK

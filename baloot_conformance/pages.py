@@ -1,0 +1,152 @@
+"""The rulebook as static HTML pages (``spec render``), for people who play Baloot and have
+never read YAML.
+
+One page per ruleset: every rule in order, each with an anchor named by its rule ID, its
+statement, its parameters in words, its sources with their bibliography entries, and the
+profiles that read it differently. A profile's page opens with its differences from the
+ruleset it extends, each with its witness hand drawn as a table: the profile's fixture for
+that rule, replayed under the base ruleset, at the point where the two readings part. An
+index page lists the rulesets. The pages are self-contained (one stylesheet inline, no
+script) and link to each other by relative paths, so the folder can be published as is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from baloot_conformance import __version__
+from baloot_conformance import transcript as tr
+from baloot_conformance.diff import Difference, diff_rulesets, rule_documents
+from baloot_conformance.fixtures import Fixture, load_corpus
+from baloot_conformance.report.html import environment
+from baloot_conformance.ruleset import Ruleset, load_ruleset, mechanism, shipped_rulesets
+from baloot_conformance.table import Table
+from baloot_conformance.verdict import check_hands
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: its file name and its HTML."""
+
+    name: str
+    html: str
+
+
+def _words(value: Any) -> str:
+    """A parameter's value in words: text as is, lists joined, anything else as JSON."""
+    if isinstance(value, str):
+        return " ".join(value.split())
+    if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
+        return ", ".join(str(v) for v in value)
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _witness(fixture: Fixture, base: Ruleset) -> Table | None:
+    """The table where ``fixture`` (a profile's witness) parts from ``base``."""
+    with tr.TranscriptReader.from_text(fixture.text, str(fixture.path)) as reader:
+        for verdict in check_hands(reader, str(fixture.path), base, pictures=True):
+            for divergence in verdict.divergences:
+                return divergence.table
+    return None
+
+
+def _witnesses(profile: Ruleset, base: Ruleset, corpus: Sequence[Fixture]) -> dict[str, Any]:
+    """Each differing rule's witness fixture and its table, by rule ID."""
+    found: dict[str, Any] = {}
+    for fixture in corpus:
+        if fixture.area != profile.id:
+            continue
+        for rule_id in fixture.rules:
+            found.setdefault(rule_id, {"id": fixture.id, "table": _witness(fixture, base)})
+    return found
+
+
+def _rules(ruleset: Ruleset, readers: dict[str, list[str]]) -> list[dict[str, Any]]:
+    rules = []
+    for rule_id, document in rule_documents(ruleset).items():
+        rules.append(
+            {
+                "id": rule_id,
+                "statement": document["statement"],
+                "parameters": [(k, _words(v)) for k, v in mechanism(document).items()],
+                "sources": [
+                    (key, ruleset.sources.get(key.split()[0], "")) for key in document["sources"]
+                ],
+                "notes": document.get("notes"),
+                "read_by": readers.get(rule_id, []),
+            }
+        )
+    return rules
+
+
+def render_pages(ids: Sequence[str] | None = None) -> Iterator[Page]:
+    """The pages of the rulesets named (default: every shipped one) and an index."""
+    names = list(ids) if ids else list(shipped_rulesets())
+    rulesets = [load_ruleset(name) for name in names]
+    env = environment()
+    corpus = load_corpus()
+    differences: dict[str, list[Difference]] = {}
+    readers: dict[str, dict[str, list[str]]] = {}
+    for ruleset in rulesets:
+        if len(ruleset.lineage) > 1:
+            base = load_ruleset(ruleset.lineage[-1])
+            differences[ruleset.id] = diff_rulesets(base, ruleset)
+            for difference in differences[ruleset.id]:
+                readers.setdefault(base.id, {}).setdefault(difference.rule_id, [])
+                readers[base.id][difference.rule_id].append(ruleset.id)
+    shown = {ruleset.id for ruleset in rulesets}
+    for ruleset in rulesets:
+        base_id = ruleset.lineage[-1] if len(ruleset.lineage) > 1 else None
+        changed = differences.get(ruleset.id, [])
+        witnesses = (
+            _witnesses(ruleset, load_ruleset(base_id), corpus) if base_id is not None else {}
+        )
+        yield Page(
+            f"{ruleset.id}.html",
+            env.get_template("rulebook.html").render(
+                ruleset=ruleset,
+                base=base_id if base_id in shown else None,
+                base_id=base_id,
+                rules=_rules(
+                    ruleset,
+                    {
+                        k: [p for p in v if p in shown]
+                        for k, v in readers.get(ruleset.id, {}).items()
+                    },
+                ),
+                differences=[
+                    {
+                        "rule_id": d.rule_id,
+                        "details": d.details,
+                        "changes": [(n, _words(a), _words(b)) for n, a, b in d.changes],
+                        "witness": witnesses.get(d.rule_id),
+                    }
+                    for d in changed
+                ],
+                kit=__version__,
+                generator=GENERATOR,
+            ),
+        )
+    yield Page(
+        "index.html",
+        env.get_template("index.html").render(
+            rulesets=rulesets, kit=__version__, generator=GENERATOR
+        ),
+    )
+
+
+GENERATOR = "baloot-conformance spec render"
+"""The ``generator`` meta tag of every page: how an earlier rendering is recognised."""
+
+
+def is_rendered(folder: Path) -> bool:
+    """Whether ``folder`` holds an earlier rendering (which ``spec render`` may replace)."""
+    index = folder / "index.html"
+    try:
+        return f'<meta name="generator" content="{GENERATOR}">' in index.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False

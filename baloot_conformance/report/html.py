@@ -1,0 +1,139 @@
+"""The HTML report: one self-contained page (no script, no network, no external asset).
+
+It shows the run's totals, the divergences per rule ID as a bar chart, and for each hand
+that does not pass its root divergence: the position, the rule's statement and sources, the
+ruleset's digest, the transcript line and the table drawn as cards (the card played and the
+cards the ruleset allowed marked). The page is made with Jinja2 templates
+(``baloot_conformance/templates/``) with autoescape on: everything that comes from a
+transcript (comments, tag values, file names, messages quoting them) is text, never markup,
+and the page's Content-Security-Policy forbids scripts besides.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+import jinja2
+
+from baloot_conformance.errors import BalootError
+from baloot_conformance.report.base import FileTally
+from baloot_conformance.report.diagram import RANK_ORDER, SYMBOLS
+from baloot_conformance.ruleset import Ruleset, load_ruleset
+from baloot_conformance.table import Table
+from baloot_conformance.verdict import FileError, HandVerdict, RunHeader, RunSummary
+
+SEAT_INDEX = {"N": 0, "W": 1, "S": 2, "E": 3}
+
+
+@functools.cache
+def environment() -> jinja2.Environment:
+    """The templates, with autoescape on and the filters the card pictures use."""
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("baloot_conformance", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["rank"] = lambda code: "10" if code[0] == "T" else code[0]
+    env.filters["suit"] = lambda suit: SYMBOLS[suit]
+    env.filters["by_suit"] = lambda cards, suit: sorted(
+        (c for c in cards if c[1] == suit), key=lambda c: RANK_ORDER.index(c[0])
+    )
+    env.filters["on_table"] = _on_table
+    env.globals["seat_index"] = SEAT_INDEX
+    return env
+
+
+def _on_table(table: Table) -> dict[str, tuple[str, bool]]:
+    """The trick's cards by seat, with whether each is the card the picture is about."""
+    shown = {seat: (card, False) for seat, card in table.on_table}
+    if table.played is not None and table.to_play is not None:
+        shown[table.to_play] = (table.played, True)
+    return shown
+
+
+@functools.lru_cache(maxsize=32)
+def _ruleset(reference: str) -> Ruleset | None:
+    try:
+        return load_ruleset(reference.split("@")[0])
+    except BalootError:
+        return None  # a ruleset given by a path the report cannot name again
+
+
+@dataclass
+class HtmlReporter:
+    """Collects the hands that do not pass, and writes the page at the end."""
+
+    stream: TextIO
+    header: RunHeader | None = None
+    files: list[FileTally] = field(default_factory=list)
+    hands: list[dict[str, Any]] = field(default_factory=list)
+    rules: Counter[str] = field(default_factory=Counter)
+    problems: list[str] = field(default_factory=list)
+
+    def start(self, header: RunHeader) -> None:
+        self.header = header
+
+    def _tally(self, path: str) -> FileTally:
+        if not self.files or self.files[-1].path != path:
+            self.files.append(FileTally(path))
+        return self.files[-1]
+
+    def hand(self, verdict: HandVerdict) -> None:
+        self._tally(verdict.path).add(verdict)
+        for divergence in verdict.divergences:
+            self.rules[divergence.rule_id or "(no rule)"] += 1
+        if verdict.status == "pass":
+            return
+        root = verdict.divergences[0] if verdict.divergences else None
+        self.hands.append(
+            {
+                "anchor": f"hand-{len(self.hands) + 1}",
+                "path": verdict.path,
+                "position": verdict.position,
+                "status": verdict.status,
+                "error": verdict.error,
+                "root": root,
+                "later": verdict.divergences[1:],
+                "rule": _rule(verdict.ruleset, root.rule_id) if root and root.rule_id else None,
+                "ruleset": verdict.ruleset,
+                "digest": r.digest if (r := _ruleset(verdict.ruleset)) else "",
+            }
+        )
+
+    def file_error(self, error: FileError) -> None:
+        self._tally(error.path).errors += 1
+        self.problems.append(error.message)
+
+    def finish(self, summary: RunSummary) -> None:
+        page = (
+            environment()
+            .get_template("report.html")
+            .render(
+                header=self.header,
+                summary=summary,
+                rules=self.rules.most_common(),
+                files=self.files,
+                hands=self.hands,
+                problems=self.problems,
+            )
+        )
+        self.stream.write(page)
+        self.stream.flush()
+
+
+def _rule(reference: str, rule_id: str) -> dict[str, Any] | None:
+    """A rule's statement and its sources with their bibliography entries."""
+    rules = _ruleset(reference)
+    if rules is None:
+        return None
+    try:
+        rule = rules.rule(rule_id)
+    except KeyError:
+        return None
+    sources = [(key, rules.sources.get(key.split()[0], "")) for key in rule.sources]
+    return {"id": rule.id, "statement": rule.statement, "sources": sources}
