@@ -64,7 +64,7 @@ def clean(code: int, out: str, err: str) -> None:
 # --- reports are never green when something went wrong ----------------------------------------
 
 
-@pytest.mark.parametrize("fmt", ["text", "json", "junit", "markdown"])
+@pytest.mark.parametrize("fmt", ["text", "json", "junit", "markdown", "html"])
 def test_a_mixed_run_is_never_green(tmp_path: Path, fmt: str) -> None:
     unreadable = tmp_path / "notes.btn"
     unreadable.write_text("these are my notes\n", encoding="utf-8")
@@ -88,6 +88,11 @@ def test_a_mixed_run_is_never_green(tmp_path: Path, fmt: str) -> None:
     elif fmt == "markdown":
         assert text.startswith("## ❌") and "2 files not read to the end" in text
         assert f"`{unreadable}` error" in text and f"`{missing}` error" in text
+    elif fmt == "html":
+        assert "<title>baloot-conformance check: fails</title>" in text
+        assert '<td data-count="unreadable">2</td>' in text
+        assert text.count('class="status-error problem"') == 2
+        assert f"FAIL <code>{unreadable}</code>" in text
     else:
         assert "2 files not read to the end" in text
         assert f"FAIL {unreadable}" in text and f"FAIL {missing}" in text

@@ -37,6 +37,7 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        keep_trailing_newline=True,
     )
     env.filters["rank"] = lambda code: "10" if code[0] == "T" else code[0]
     env.filters["suit"] = lambda suit: SYMBOLS[suit]
