@@ -26,6 +26,7 @@ Layers, each usable on its own (the tests use them to compare the front ends):
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import io
 import os
 import re
@@ -33,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Any, Protocol, cast
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -499,7 +500,15 @@ def _lines_from_binary(stream: _Readable, errors: _Errors) -> Iterator[tuple[int
     limit = MAX_LINE_BYTES
     quarter = limit // 4
     while True:
-        block = stream.read(1 << 18)
+        try:
+            block = stream.read(1 << 18)
+        except (OSError, EOFError) as exc:  # a damaged compressed file
+            raise errors.at(
+                f"the file cannot be read{f' after line {number}' if number else ''}: {exc}",
+                number + 1,
+                1,
+                hint="a compressed transcript is damaged or cut short: compress it again",
+            ) from None
         if block:
             pending += block
             cut = pending.rfind(b"\n")
@@ -1708,8 +1717,9 @@ class _NumberSet:
 
 
 class _LineIndex:
-    """Lines of a seekable byte source fetched by number without holding the source: the
-    offset of every 1,024th line, found on the first request."""
+    """Lines of a byte source fetched by number without holding the source: the offset of
+    every 1,024th line, found on the first request (a source that cannot seek, a Zstandard
+    stream, is read up to the line instead)."""
 
     STEP = 1024
 
@@ -1720,6 +1730,9 @@ class _LineIndex:
     def line(self, number: int) -> str | None:
         try:
             with self._open() as source:
+                if not source.seekable():  # a compressed stream: read up to the line
+                    raw = _nth_line(iter(lambda: source.readline(MAX_LINE_BYTES + 2), b""), number)
+                    return raw.decode("utf-8", "replace").rstrip("\r\n") if raw else None
                 if self._marks is None:
                     self._marks = self._index(source)
                 mark, skip = divmod(number - 1, self.STEP)
@@ -1752,6 +1765,61 @@ def _nth_line(lines: Iterator[Any], number: int) -> Any:
     return None
 
 
+COMPRESSED = (".gz", ".zst")
+"""The file name endings read as compressed transcripts (``.btn.gz``, ``.btn.zst``)."""
+
+
+def open_source(name: str) -> IO[bytes]:
+    """A transcript file opened for reading as bytes: gzip (``.gz``) and Zstandard (``.zst``,
+    with the optional ``zstandard`` package) are decompressed as they are read, so a large
+    archive never sits in memory.
+
+    Raises:
+        TranscriptSyntaxError: the file cannot be opened, or ``.zst`` without the package.
+    """
+    try:
+        if name.endswith(".gz"):
+            return cast(IO[bytes], gzip.open(name, "rb"))
+        raw = open(name, "rb")  # noqa: SIM115 - the reader closes it
+    except OSError as exc:
+        raise TranscriptSyntaxError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if not name.endswith(".zst"):
+        return raw
+    try:
+        import zstandard
+    except ImportError:
+        raw.close()
+        raise TranscriptSyntaxError(
+            f"cannot read {name}: a .zst file needs the zstandard package",
+            hint="pip install 'baloot-conformance[zstd]', or decompress it first",
+        ) from None
+    return io.BufferedReader(_Zstd(zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)))
+
+
+class _Zstd(io.RawIOBase):
+    """A Zstandard stream whose damage is an ``OSError``, as gzip's is."""
+
+    def __init__(self, reader: Any) -> None:
+        self._reader = reader
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        import zstandard
+
+        try:
+            data = self._reader.read(len(buffer))
+        except zstandard.ZstdError as exc:
+            raise OSError(f"damaged Zstandard data: {exc}") from None
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self._reader.close()
+        super().close()
+
+
 class TranscriptReader:
     """A BTN transcript read as a stream: the header at once, then one hand at a time.
 
@@ -1769,10 +1837,7 @@ class TranscriptReader:
         if isinstance(source, (str, os.PathLike)):
             name = os.fspath(source)
             self._file = name
-            try:
-                self._owned = open(name, "rb")  # noqa: SIM115 - closed by close()
-            except OSError as exc:
-                raise TranscriptSyntaxError(f"cannot read {name}: {exc.strerror or exc}") from None
+            self._owned = open_source(name)
             stream: IO[Any] = self._owned
             path = path or name
         else:
@@ -1923,7 +1988,7 @@ class TranscriptReader:
         if self._lines is None:
             if self._file is not None:
                 name = self._file
-                self._lines = _LineIndex(lambda: open(name, "rb"))  # noqa: SIM115
+                self._lines = _LineIndex(lambda: open_source(name))
             elif self._text is not None:
                 data = self._text.encode("utf-8")
                 self._lines = _LineIndex(lambda: io.BytesIO(data))

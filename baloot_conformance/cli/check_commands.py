@@ -8,6 +8,7 @@ import argparse
 import contextlib
 import functools
 import glob
+import importlib
 import io
 import itertools
 import multiprocessing
@@ -23,9 +24,7 @@ from typing import Any, TextIO, cast
 from baloot_conformance import __version__
 from baloot_conformance import transcript as tr
 from baloot_conformance.cli.output import replaced
-from baloot_conformance.engine.playout import Policy
 from baloot_conformance.errors import BalootError, UnreadableInputError
-from baloot_conformance.generate import generate_games
 from baloot_conformance.report import FORMATS, make_reporter
 from baloot_conformance.ruleset import Ruleset, load_ruleset
 from baloot_conformance.verdict import (
@@ -98,6 +97,19 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "checked in parallel; the report's order is the same",
     )
     check.add_argument(
+        "--executor",
+        choices=("local", "dask"),
+        default="local",
+        help="where the workers run: local processes (default), or a Dask cluster "
+        "(pip install 'baloot-conformance[dask]'; the report is the same)",
+    )
+    check.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="with --executor dask: the scheduler's address (tcp://host:8786); default: a "
+        "local cluster of --jobs workers",
+    )
+    check.add_argument(
         "--fail-fast", action="store_true", help="stop at the first hand that does not pass"
     )
     check.add_argument(
@@ -156,11 +168,23 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 # --- check --------------------------------------------------------------------------------
 
 
+TRANSCRIPT_ENDINGS = (".btn", *(f".btn{ending}" for ending in tr.COMPRESSED))
+"""The files a folder given to ``check`` contributes."""
+
+
 def _expand(patterns: list[str]) -> list[str]:
     """Files named, globs expanded in order. A name that matches nothing stays in the list:
     checking it reports it as a file that cannot be read, in every report format."""
     files: list[str] = []
     for pattern in patterns:
+        if Path(pattern).is_dir():  # every transcript below it, compressed or not
+            found = sorted(
+                str(path)
+                for path in Path(pattern).rglob("*")
+                if path.name.endswith(TRANSCRIPT_ENDINGS) and path.is_file()
+            )
+            files.extend(found or [pattern])
+            continue
         matches = (
             [] if pattern == "-" or Path(pattern).exists() else glob.glob(pattern, recursive=True)
         )
@@ -212,7 +236,15 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         progress = Progress(err)
         passed = failed = errors = divergences = unreadable = 0
         pictures = args.diagram or args.format == "html"
-        for verdicts, problems in _run(files, args.ruleset, (required, pictures), args.jobs):
+        if args.scheduler and args.executor != "dask":
+            print("error: --scheduler needs --executor dask", file=err)
+            return _EXIT_USAGE
+        runs = (
+            _run_dask(files, args.ruleset, (required, pictures), args.jobs, args.scheduler)
+            if args.executor == "dask"
+            else _run(files, args.ruleset, (required, pictures), args.jobs)
+        )
+        for verdicts, problems in runs:
             for verdict in verdicts:
                 reporter.hand(verdict)
                 progress.tick()
@@ -277,6 +309,42 @@ def _run(
 _Options = tuple[frozenset[str], bool]
 """The required claims, and whether root divergences carry a picture of the table."""
 
+
+def _run_dask(
+    files: list[str], reference: str | None, options: _Options, jobs: int, scheduler: str | None
+) -> Iterator[tuple[Iterable[HandVerdict], list[FileError]]]:
+    """:func:`_run` on a Dask cluster: the same tasks (runs of whole games), each checked by
+    :func:`_check_task` on a worker, the results gathered in order with a bounded number in
+    flight. Without a scheduler, a local cluster of ``jobs`` worker processes."""
+    try:  # untyped: used through Any
+        distributed: Any = importlib.import_module("dask.distributed")
+    except ImportError:
+        raise UnreadableInputError(
+            "--executor dask needs Dask: pip install 'baloot-conformance[dask]'"
+        ) from None
+    if scheduler:
+        client = distributed.Client(scheduler, timeout="30s")
+        cluster = None
+    else:
+        cluster = distributed.LocalCluster(
+            n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+        client = distributed.Client(cluster)
+    try:
+        in_flight = 4 * max(1, len(client.scheduler_info().get("workers", {})))
+        pending: deque[Any] = deque()
+        for task in _tasks(files, reference, options):
+            pending.append(client.submit(_check_task, task, pure=False))
+            if len(pending) >= in_flight:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
 #: A worker's job: a file, a ruleset reference, the options, and either a run of
 #: whole games cut from the file (its text and first line) or ``None`` for the whole file.
 _Task = tuple[str, str | None, _Options, tuple[str | bytes, int] | None]
@@ -304,21 +372,26 @@ def _game_runs(path: str) -> tuple[str, Iterator[tuple[str, int]]] | None:
     try:
         with tr.TranscriptReader(path) as reader:
             tag = ruleset_tag(reader)
-        with open(path, encoding="utf-8", newline="") as stream:
+        with _text(path) as stream:
             if tr.repeats_hand_numbers(stream):
                 return None
-            stream.seek(0)
+        with _text(path) as stream:
             runs = tr.iter_game_runs(stream, _RUN_HANDS)
             if sum(1 for _ in itertools.islice(runs, 2)) < 2:
                 return None
-    except (BalootError, OSError, UnicodeDecodeError):
+    except (BalootError, OSError, EOFError, UnicodeDecodeError):
         return None
     return tag, _stream_runs(path)
 
 
 def _stream_runs(path: str) -> Iterator[tuple[str, int]]:
-    with open(path, encoding="utf-8", newline="") as stream:
+    with _text(path) as stream:
         yield from tr.iter_game_runs(stream, _RUN_HANDS)
+
+
+def _text(path: str) -> io.TextIOWrapper:
+    """A transcript file as text, decompressed when its name says so."""
+    return io.TextIOWrapper(tr.open_source(path), encoding="utf-8", newline="")
 
 
 def _check_task(task: _Task) -> tuple[list[HandVerdict], list[FileError]]:
@@ -469,6 +542,9 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print("error: --games and --hands must be at least 1", file=err)
         return _EXIT_USAGE
     ruleset = load_ruleset(args.ruleset)
+    from baloot_conformance.engine.playout import Policy  # only generate needs them
+    from baloot_conformance.generate import generate_games
+
     policy = Policy(contracts=args.contracts or {}, raise_chance=args.raise_chance)
     chunks = generate_games(ruleset, args.seed, args.games, args.hands, args.legal, policy)
     if args.output:

@@ -10,12 +10,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from baloot_conformance.cli.output import replaced
-from baloot_conformance.diff import diff_rulesets, find_witness
-from baloot_conformance.disagreements import disagreements_markdown
 from baloot_conformance.errors import SpecError, UnreadableInputError
-from baloot_conformance.inference import infer, overlay_yaml, read_transcripts
-from baloot_conformance.pages import is_rendered, render_pages
-from baloot_conformance.report.spec_report import render_diff, render_inference
 from baloot_conformance.ruleset import load_ruleset, shipped_rulesets
 
 _EXIT_OK, _EXIT_INVALID, _EXIT_USAGE = 0, 1, 2
@@ -219,7 +214,13 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return status
 
 
+# The commands' own modules are imported when a command runs, not at start-up.
+
+
 def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from baloot_conformance.diff import diff_rulesets, find_witness
+    from baloot_conformance.report.spec_report import render_diff
+
     if args.tries < 1:
         print("error: --tries must be at least 1", file=err)
         return _EXIT_USAGE
@@ -239,6 +240,8 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _disagreements(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from baloot_conformance.disagreements import disagreements_markdown
+
     # The output is checked before the search, which takes minutes.
     target = replaced(args.output) if args.output else contextlib.nullcontext(out)
     with target as stream:
@@ -247,6 +250,8 @@ def _disagreements(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _render(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from baloot_conformance.pages import is_rendered, render_pages
+
     folder = Path(args.to)
     if folder.exists() and not folder.is_dir():
         print(f"error: {folder}: not a folder", file=err)
@@ -270,6 +275,9 @@ def _render(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from baloot_conformance.inference import infer, overlay_yaml, read_transcripts
+    from baloot_conformance.report.spec_report import render_inference
+
     names = args.rulesets.split(",") if args.rulesets else list(shipped_rulesets())
     candidates = [load_ruleset(name.strip()) for name in names if name.strip()]
     if not candidates:

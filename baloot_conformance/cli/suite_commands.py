@@ -7,21 +7,14 @@ import argparse
 import contextlib
 import datetime
 import os
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
-from baloot_conformance import __version__, expectations
-from baloot_conformance.adapter.process import Engine, EngineFailure
 from baloot_conformance.cli.check_commands import Progress, Unbroken
 from baloot_conformance.cli.output import check_target, replaced
-from baloot_conformance.report.suite_report import SuiteRun, write_report
 from baloot_conformance.ruleset import load_ruleset
-from baloot_conformance.suite import (
-    CaseResult,
-    corpus_ids,
-    fixture_cases,
-    generated_cases,
-    run_cases,
-)
+
+if TYPE_CHECKING:
+    from baloot_conformance.suite import CaseResult
 
 _EXIT_OK, _EXIT_FAIL, _EXIT_USAGE = 0, 1, 2
 
@@ -150,6 +143,11 @@ def _seconds(text: str) -> float:
 
 
 def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    # start-up: the suite's modules are imported when the command runs
+    from baloot_conformance import __version__, expectations
+    from baloot_conformance.report.suite_report import SuiteRun, write_report
+    from baloot_conformance.suite import corpus_ids, fixture_cases, generated_cases, run_cases
+
     if args.jobs < 1:
         print("error: --jobs must be at least 1", file=err)
         return _EXIT_USAGE
@@ -201,6 +199,8 @@ def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _handshake(command: str, timeout: float, err: TextIO) -> dict[str, Any] | None:
+    from baloot_conformance.adapter.process import Engine, EngineFailure
+
     """The engine's handshake, for the report's header (``None``, said on stderr, when the
     engine does not answer it: the cases then report why, one by one)."""
     engine = Engine(command, timeout)

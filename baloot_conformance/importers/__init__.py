@@ -19,7 +19,6 @@ from __future__ import annotations
 import gzip
 import json
 from collections.abc import Callable, Iterator
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +57,8 @@ def importer(name: str) -> Convert:
         from baloot_conformance.importers import tazjel
 
         return tazjel.convert
+    from importlib.metadata import entry_points  # slow to import: only when needed
+
     points = {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
     if name not in points:
         raise UnreadableInputError(

@@ -10,9 +10,7 @@ from __future__ import annotations
 from typing import Literal, TextIO
 
 from baloot_conformance.report.base import Reporter
-from baloot_conformance.report.html import HtmlReporter
 from baloot_conformance.report.jsonl import JsonLinesReporter
-from baloot_conformance.report.junit import JUnitReporter
 from baloot_conformance.report.markdown import MarkdownReporter
 from baloot_conformance.report.text import TextReporter
 
@@ -34,10 +32,14 @@ def make_reporter(
     if fmt == "json":
         return JsonLinesReporter(stream)
     if fmt == "junit":
+        from baloot_conformance.report.junit import JUnitReporter  # start-up: on demand
+
         return JUnitReporter(stream)
     if fmt == "markdown":
         return MarkdownReporter(stream)
     if fmt == "html":
+        from baloot_conformance.report.html import HtmlReporter  # Jinja2: on demand
+
         return HtmlReporter(stream)
     raise ValueError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")
 
@@ -45,8 +47,6 @@ def make_reporter(
 __all__ = [
     "FORMATS",
     "Format",
-    "HtmlReporter",
-    "JUnitReporter",
     "JsonLinesReporter",
     "MarkdownReporter",
     "Reporter",

@@ -1,0 +1,91 @@
+"""Large and compressed inputs, folders, and checking on a Dask cluster."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import re
+from pathlib import Path
+
+import pytest
+import zstandard
+
+from baloot_conformance.cli import main
+from baloot_conformance.generate import generate_games
+from baloot_conformance.ruleset import load_ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+NONCONFORMING = ROOT / "examples" / "nonconforming-game.btn"
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """About 2,800 hands of generated games with every claim, one of them wrong."""
+    path = tmp_path_factory.mktemp("games") / "games.btn"
+    text = "".join(generate_games(load_ruleset("saudi"), seed=11, games=300))
+    first = re.search(r"^= score NS (\d+) EW", text, re.M)
+    assert first is not None
+    wrong = f"= score NS {int(first.group(1)) + 1} EW"
+    path.write_text(text[: first.start()] + wrong + text[first.end() :], encoding="utf-8")
+    return path
+
+
+def test_compressed_transcripts_give_the_same_report(games: Path, tmp_path: Path) -> None:
+    data = games.read_bytes()
+    (tmp_path / "games.btn.gz").write_bytes(gzip.compress(data))
+    (tmp_path / "games.btn.zst").write_bytes(zstandard.ZstdCompressor().compress(data))
+    plain = run("check", str(games), "--jobs", "1", "--format", "json")
+    assert plain[0] == 1 and '"failed":1,' in plain[1]
+    for name in ("games.btn.gz", "games.btn.zst"):
+        for jobs in ("1", "2"):
+            code, out, _ = run("check", str(tmp_path / name), "--jobs", jobs, "--format", "json")
+            assert code == 1
+            assert out == plain[1].replace(str(games), str(tmp_path / name))
+    # A wrong claim in a compressed file is quoted from it, line and column.
+    code, out, _ = run("check", str(tmp_path / "games.btn.gz"), "--jobs", "1")
+    assert "games.btn.gz:44:1: h1.score" in out and " | = score NS " in out
+
+
+def test_a_damaged_compressed_file_is_an_error(tmp_path: Path, games: Path) -> None:
+    cut = tmp_path / "cut.btn.gz"
+    cut.write_bytes(gzip.compress(games.read_bytes())[:5000])
+    code, out, _ = run("check", str(cut), "--jobs", "1")
+    assert code == 2
+    assert "the file cannot be read" in out and "ended before the end-of-stream" in out
+    bad = tmp_path / "bad.btn.zst"
+    bad.write_bytes(b"not zstandard data at all\n")
+    code, out, _ = run("check", str(bad), "--jobs", "1")
+    assert code == 2 and "damaged Zstandard data" in out
+
+
+def test_a_folder_is_read_recursively(tmp_path: Path, games: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "one.btn.gz").write_bytes(gzip.compress(games.read_bytes()))
+    (tmp_path / "a" / "two.btn").write_bytes(NONCONFORMING.read_bytes())
+    (tmp_path / "a" / "notes.txt").write_text("not a transcript")
+    code, out, _ = run("check", str(tmp_path), "--jobs", "2")
+    assert code == 1
+    assert out.index("one.btn.gz") < out.index("two.btn")  # sorted paths
+    assert "notes.txt" not in out
+    code, out, _ = run("check", str(tmp_path / "a" / "b" / "empty-dir-check"), "--jobs", "1")
+    assert code == 2
+
+
+def test_dask_gives_the_report_of_one_job(games: Path) -> None:
+    one = run("check", str(games), "--jobs", "1", "--format", "json")
+    dask = run("check", str(games), "--executor", "dask", "--jobs", "2", "--format", "json")
+    assert dask == one
+    assert one[0] == 1
+    summary = one[1].splitlines()[-1]
+    assert int(summary.split('"hands":')[1].split(",")[0]) > 2000
+
+
+def test_a_scheduler_needs_the_dask_executor() -> None:
+    code, _, err = run("check", str(NONCONFORMING), "--scheduler", "tcp://127.0.0.1:1")
+    assert code == 2 and "--scheduler needs --executor dask" in err
