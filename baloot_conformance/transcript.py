@@ -2091,7 +2091,7 @@ def repeats_hand_numbers(lines: Iterable[str]) -> bool:
     """Whether a hand number seems to appear twice (then a file is not cut into runs)."""
     numbers = _NumberSet()  # compact: a set of a million numbers would take megabytes
     for line in lines:
-        m = _HAND_START.match(line)
+        m = _HAND_START.match(line) if line[:1] in _HAND_FIRST else None
         if m is not None and m.group(2):
             number = int(m.group(2)[:12])  # a longer number is refused by the reader anyway
             if number in numbers:
@@ -2114,7 +2114,7 @@ def iter_game_runs(lines: Iterable[str], min_hands: int) -> Iterator[tuple[str, 
             first = number - 1
             hands = 1
         cut_at = None
-        m = _HAND_START.match(line)
+        m = _HAND_START.match(line) if line[:1] in _HAND_FIRST else None
         if m is not None:
             if hands >= min_hands and not m.group(1):
                 cut_at = len(run)
@@ -2125,6 +2125,9 @@ def iter_game_runs(lines: Iterable[str], min_hands: int) -> Iterator[tuple[str, 
 
 
 _HAND_START = re.compile(r"([ \t]*)hand[ \t]+([0-9]*)")
+_HAND_FIRST = frozenset("h \t")
+"""The first characters a hand line can have: other lines skip the pattern (the parent
+process of a parallel check scans every line of every file)."""
 
 
 def iter_hands(source: Source, path: str | None = None) -> Iterator[Hand]:
