@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import gzip
+import importlib.metadata
 import io
 import json
 from pathlib import Path
@@ -16,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from baloot_conformance import importers
 from baloot_conformance.cli import main
 from baloot_conformance.importers import ImportLogError, import_file, importer
 from baloot_conformance.importers.majlis import convert as majlis
@@ -97,7 +97,7 @@ def test_third_party_importers_come_from_entry_points(monkeypatch: pytest.Monkey
         def load(self) -> Any:
             return lambda data, source: f'%btn 1\n[Ruleset "saudi@1"]\n# {data["n"]}\n'
 
-    monkeypatch.setattr(importers, "entry_points", lambda group: [Point()])
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [Point()])
     assert importer("toy")({"n": 7}, "x") == '%btn 1\n[Ruleset "saudi@1"]\n# 7\n'
     assert importer("majlis") is majlis  # a built-in importer cannot be replaced
     with pytest.raises(Exception, match="no importer named 'nope'") as caught:
