@@ -145,8 +145,12 @@ GENERATOR = "baloot-conformance spec render"
 
 def is_rendered(folder: Path) -> bool:
     """Whether ``folder`` holds an earlier rendering (which ``spec render`` may replace)."""
-    index = folder / "index.html"
+    return is_rendered_page(folder / "index.html")
+
+
+def is_rendered_page(path: Path) -> bool:
+    """Whether ``path`` is a page ``spec render`` wrote."""
     try:
-        return f'<meta name="generator" content="{GENERATOR}">' in index.read_text("utf-8")
+        return f'<meta name="generator" content="{GENERATOR}">' in path.read_text("utf-8")
     except (OSError, UnicodeDecodeError):
         return False

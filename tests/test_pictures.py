@@ -236,6 +236,10 @@ def test_spec_render_keeps_other_folders_intact(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
     code, _, err = run("spec", "render", "--to", str(tmp_path / "out"), "--ruleset", "nosuch")
     assert code == 2 and not (tmp_path / "out").exists()
+    assert run("spec", "render", "--to", str(tmp_path / "out"), "--ruleset", "kuwait")[0] == 0
+    code, _, err = run("spec", "render", "--to", str(tmp_path / "out"), "--ruleset", "saudi")
+    assert code == 0 and "wrote 2 pages" in err  # an earlier rendering is replaced
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["index.html", "saudi.html"]
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:

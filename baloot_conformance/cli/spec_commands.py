@@ -250,7 +250,7 @@ def _disagreements(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _render(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from baloot_conformance.pages import is_rendered, render_pages
+    from baloot_conformance.pages import is_rendered, is_rendered_page, render_pages
 
     folder = Path(args.to)
     if folder.exists() and not folder.is_dir():
@@ -270,6 +270,10 @@ def _render(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for page in pages:
         with replaced(folder / page.name) as stream:
             stream.write(page.html)
+    written = {page.name for page in pages}
+    for old in folder.glob("*.html"):  # pages of an earlier rendering that are not rendered now
+        if old.name not in written and is_rendered_page(old):
+            old.unlink()
     print(f"wrote {len(pages)} pages to {folder} (open {folder / 'index.html'})", file=err)
     return _EXIT_OK
 
