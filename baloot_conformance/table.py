@@ -103,7 +103,9 @@ def table_at(hands: Sequence[tr.Hand], rules: Ruleset, number: int, trick: int) 
         raise NoSuchMoment(f"there is no hand {number} (the hands are {numbers})")
     hand = hands[index]
     plays = [i for i, item in enumerate(hand.items) if isinstance(item, tr.Play)]
-    if len(plays) < 4 * trick or trick < 1:
+    if trick < 1:
+        raise NoSuchMoment(f"tricks are numbered from 1, not {trick}")
+    if len(plays) < 4 * trick:
         raise NoSuchMoment(f"hand {number} has {len(plays) // 4} complete tricks, not {trick}")
     last = plays[4 * trick - 1]
     cut = dataclasses.replace(hand, items=hand.items[:last])

@@ -80,6 +80,8 @@ def test_show_names_what_is_missing() -> None:
     assert code == 2 and "there is no hand 42 (the hands are 1, 2," in err
     code, _, err = run("show", str(CONFORMING), "--hand", "1", "--trick", "9")
     assert code == 2 and "hand 1 has 8 complete tricks, not 9" in err
+    code, _, err = run("show", str(CONFORMING), "--trick", "0")
+    assert code == 2 and "tricks are numbered from 1, not 0" in err
 
 
 def test_check_diagram_draws_each_root_divergence() -> None:
