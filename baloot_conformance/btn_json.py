@@ -31,6 +31,7 @@ from baloot_conformance.transcript import (
     FaceUp,
     Foul,
     Hand,
+    HandBuilder,
     HandItem,
     Hold,
     KabootClaim,
@@ -46,7 +47,6 @@ from baloot_conformance.transcript import (
     TrickClaim,
     WinnerClaim,
     _Errors,
-    _HandBuilder,
     load_metadata,
 )
 
@@ -381,7 +381,7 @@ def hand_from_json(hand: Any, index: int, path: str, seen: set[int], validate: b
         raise _error(path, pointer, f"a second 'hand {number}'")
     seen.add(number)
     errors = _Errors(f"{path}#{pointer}/items")
-    builder = _HandBuilder(number, 0, 1, hand.get("comment"), errors)
+    builder = HandBuilder(number, 0, 1, hand.get("comment"), errors)
     for i_index, obj in enumerate(hand["items"]):
         builder.add(_stmt(obj, i_index))
     return builder.finish()
@@ -411,7 +411,7 @@ class HandFeed:
     items only."""
 
     def __init__(self, number: int, path: str = "<json>") -> None:
-        self._builder = _HandBuilder(number, 0, 1, None, _Errors(path))
+        self._builder = HandBuilder(number, 0, 1, None, _Errors(path))
         self.count = 0
 
     def extend(self, items: Iterable[Mapping[str, Any]]) -> None:

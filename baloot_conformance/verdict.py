@@ -144,6 +144,8 @@ class FileError:
 
 _SEATS = {name: seat for seat, name in enumerate(SEAT_NAMES)}
 _PLAYS_OF = {name: PLAYS[seat] for name, seat in _SEATS.items()}
+_BIDS: dict[tuple[str, str, str | None], Bid] = {}
+"""The bids made so far, by seat, word and first argument (see :meth:`HandChecker.bid`)."""
 
 #: How the notation names each project of the rulesets (both hundreds are "hundred").
 PROJECT_WORDS = {
@@ -309,7 +311,7 @@ class HandChecker:
                 except IllegalAction as exc:
                     self._illegal(item, engine, play, exc)
                 if not engine.trick:
-                    self._trick_done(engine)
+                    self.trick_done(engine)
             elif isinstance(item, tr.Event):
                 event(item)
             elif isinstance(item, tr.Claim):
@@ -351,7 +353,7 @@ class HandChecker:
 
     def _rest(self, item: tr.Rest) -> None:
         if self.engine is not None and self.engine.phase in ("auction", "completion"):
-            self._complete(item)
+            self.complete(item)
 
     def _engine_event(self, item: tr.Event) -> None:
         """A call, declaration, announcement, card or foul: an action for the engine."""
@@ -363,7 +365,7 @@ class HandChecker:
             "auction",
             "completion",
         ):
-            self._complete(item)
+            self.complete(item)
         action = self._action(item, engine)
         if action is not None:
             self._push(item, engine, action)
@@ -427,8 +429,7 @@ class HandChecker:
             if item.phase == "raise" and word in ("closed", "open"):
                 return Lock(seat, word == "closed")  # a lock chosen on its own
             if item.phase == "bid":
-                suit = SUIT_CODES.get(item.args[0]) if item.args else None
-                return Bid(seat, word, suit)
+                return self.bid(item.seat, item.word, item.args)
             locks = [a for a in item.args if a in ("closed", "open")]
             self._push(item, engine, Raise(seat, word))
             if not locks or (locks[0] == "open" and not engine.can_lock(seat)):
@@ -448,6 +449,18 @@ class HandChecker:
         if isinstance(item, tr.Foul):
             return None  # foul calls are recorded, not judged, by this version of the kit
         raise ReplayStop(f"{item.position}: no rule covers this event")
+
+    def bid(self, seat: str, word: str, args: tuple[str, ...]) -> Bid:
+        """The engine's action for a ``bid`` line: the ruleset's aliases resolved, the suit
+        read from the first argument (actions are immutable: each is made once)."""
+        word = self.rules.bidding.call_words.aliases.get(word, word)
+        key = (seat, word, args[0] if args else None)
+        action = _BIDS.get(key)
+        if action is None:
+            if len(_BIDS) >= 1024:  # words are the file's: keep the table small
+                _BIDS.clear()
+            action = _BIDS[key] = Bid(_SEATS[seat], word, SUIT_CODES.get(key[2] or ""))
+        return action
 
     def _late_baloot(self, item: tr.Baloot, engine: Hand) -> None:
         """A Baloot logged after the last trick: its holder is checked, not its moment."""
@@ -473,7 +486,9 @@ class HandChecker:
         ]
         return found[0] if len(found) == 1 else 0
 
-    def _complete(self, item: tr.Item) -> None:
+    def complete(self, item: tr.Item) -> None:
+        """Complete the deal once the auction is over, at ``item`` (the first event that
+        needs it): from the ``hold`` or ``rest`` lines, or else from the play."""
         engine = self.engine_at(item)
         engine.settle_auction()
         if engine.phase != "completion" or engine.contract is None:
@@ -509,7 +524,7 @@ class HandChecker:
         except IllegalAction as exc:
             self._illegal(item, engine, action, exc)
         if isinstance(action, Play) and not engine.trick and engine.tricks_done:
-            self._trick_done(engine)
+            self.trick_done(engine)
 
     def _illegal(self, item: tr.Item, engine: Hand, action: Action, exc: IllegalAction) -> None:
         """Report an illegal event, then follow the transcript if the engine can."""
@@ -517,7 +532,9 @@ class HandChecker:
         if not (isinstance(action, Play) and engine.force_play(action)):
             raise ReplayStop(f"cannot continue after {item.position}") from None
 
-    def _trick_done(self, engine: Hand) -> None:
+    def trick_done(self, engine: Hand) -> None:
+        """Note the trick the last card ended (its winner and points), and the hand's result
+        once it is over."""
         self.tricks.append((engine.leader, engine.last_trick_points))
         if engine.phase == "over":
             self.finish(engine)
@@ -612,7 +629,7 @@ class HandChecker:
         if engine is not None and engine.phase in ("auction", "completion"):
             engine.settle_auction()  # the first card's legal set: the deal is complete by then
             if engine.phase == "completion":
-                self._complete(item)
+                self.complete(item)
         if engine is None or engine.phase not in ("raises", "play"):
             self.diverge(item, "wrong_claim", None, "a legal-set claim before the play")
             return
@@ -643,7 +660,7 @@ class HandChecker:
         deal completed, as that event itself would (``item`` names the place in errors)."""
         engine = self.engine_at(item)
         if engine.phase in ("auction", "completion"):
-            self._complete(item)
+            self.complete(item)
         return engine
 
     def legal_now(self, item: tr.Item, seat: Seat) -> tuple[frozenset[str], CardSet]:
@@ -872,12 +889,17 @@ class HandChecker:
     # --- the end --------------------------------------------------------------------------
 
     def verdict(self, hand: tr.Hand, stopped: str | None) -> HandVerdict:
-        location = Location(self.path, hand.line, hand.column)
+        return self.verdict_at(hand.position, hand.line, hand.column, stopped)
+
+    def verdict_at(self, position: str, line: int, column: int, stopped: str | None) -> HandVerdict:
+        """The verdict on the hand at ``position`` (``h3``), whose ``hand`` line is at
+        ``line``:``column``; ``stopped`` says why replay stopped, if it did."""
+        location = Location(self.path, line, column)
         if stopped and not self.divergences:
             return HandVerdict(
                 self.path,
                 self.ruleset_name,
-                hand.position,
+                position,
                 "error",
                 error=stopped,
                 location=location,
@@ -888,7 +910,7 @@ class HandChecker:
         return HandVerdict(
             self.path,
             self.ruleset_name,
-            hand.position,
+            position,
             "fail" if self.divergences else "pass",
             tuple(self.divergences),
             error=stopped,
@@ -1145,9 +1167,10 @@ def check_transcript(
     ruleset: Ruleset | None = None,
     required: frozenset[str] = frozenset(),
     pictures: bool = False,
+    fast: bool = True,
 ) -> Iterator[HandVerdict]:
     """Replay every hand of a transcript, streaming one verdict per hand; ``pictures``: each
-    root divergence carries the table at that point.
+    root divergence carries the table at that point; ``fast``: see :func:`check_hands`.
 
     ``ruleset`` overrides the file's ``[Ruleset]`` tag. Hands follow each other as one game
     (see :func:`check_hands`).
@@ -1159,7 +1182,7 @@ def check_transcript(
     with tr.TranscriptReader(source, path) as reader:
         if ruleset is None:
             ruleset = ruleset_of(reader)
-        yield from check_hands(reader, path, ruleset, required, pictures=pictures)
+        yield from check_hands(reader, path, ruleset, required, pictures=pictures, fast=fast)
 
 
 def ruleset_of(reader: tr.TranscriptReader) -> Ruleset:
@@ -1186,12 +1209,22 @@ def check_hands(
     required: frozenset[str] = frozenset(),
     trace: Trace | None = None,
     pictures: bool = False,
+    fast: bool = True,
 ) -> Iterator[HandVerdict]:
     """Replay hands that follow each other as games: running totals, dealer rotation and the
     game's winner carry over; a new game starts after one ends and at every hand that
     :func:`starts_game`. Divergences quote their lines when ``hands`` is a
     :class:`~baloot_conformance.transcript.TranscriptReader`. ``trace`` counts the rules that
-    decided something (rule coverage)."""
+    decided something (rule coverage).
+
+    Hands read from a reader take the fast lane (:mod:`~baloot_conformance.fast_lane`) unless
+    ``fast`` is false or claims are ``required`` or rules traced: the verdicts are the same.
+    """
+    if fast and isinstance(hands, tr.TranscriptReader) and not required and trace is None:
+        from baloot_conformance.fast_lane import check_chunks
+
+        yield from check_chunks(hands, path, ruleset, pictures)
+        return
     for verdict, _ in replay_hands(hands, path, ruleset, required, trace, pictures):
         yield verdict
 

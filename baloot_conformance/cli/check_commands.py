@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import gc
 import glob
 import importlib
 import io
@@ -19,13 +20,14 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from multiprocessing.pool import AsyncResult
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any, NamedTuple, TextIO, cast
 
 from baloot_conformance import __version__
 from baloot_conformance import transcript as tr
 from baloot_conformance.cli.output import replaced
 from baloot_conformance.errors import BalootError, UnreadableInputError
 from baloot_conformance.report import FORMATS, make_reporter
+from baloot_conformance.report.jsonl import JsonLinesReporter
 from baloot_conformance.ruleset import Ruleset, load_ruleset
 from baloot_conformance.verdict import (
     REQUIRABLE,
@@ -120,6 +122,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     check.add_argument(
         "--no-color", action="store_true", help="no colour in the text report (also NO_COLOR)"
+    )
+    check.add_argument(
+        "--reference-replay",
+        action="store_true",
+        help="replay every hand on the reference path, without the fast lane for hands that "
+        "pass (the report is the same, only slower)",
     )
     check.set_defaults(handler=_check)
 
@@ -236,26 +244,36 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         progress = Progress(err)
         passed = failed = errors = divergences = unreadable = 0
         pictures = args.diagram or args.format == "html"
+        options = (required, pictures, not args.reference_replay, args.format == "json")
         if args.scheduler and args.executor != "dask":
             print("error: --scheduler needs --executor dask", file=err)
             return _EXIT_USAGE
         runs = (
-            _run_dask(files, args.ruleset, (required, pictures), args.jobs, args.scheduler)
+            _run_dask(files, args.ruleset, options, args.jobs, args.scheduler)
             if args.executor == "dask"
-            else _run(files, args.ruleset, (required, pictures), args.jobs)
+            else _run(files, args.ruleset, options, args.jobs)
         )
-        for verdicts, problems in runs:
+        broken = False  # the file being read stopped at an error: its later runs are dropped
+        for verdicts, problems, continues in runs:
+            if continues and broken:
+                continue  # as a single reader, which stops at the error
+            broken = bool(problems)
             for verdict in verdicts:
-                reporter.hand(verdict)
+                if isinstance(verdict, Rendered):  # a worker wrote its JSON line already
+                    cast(JsonLinesReporter, reporter).hand_line(verdict.line)
+                    status, found = verdict.status, verdict.divergences
+                else:
+                    reporter.hand(verdict)
+                    status, found = verdict.status, len(verdict.divergences)
                 progress.tick()
-                divergences += len(verdict.divergences)
-                if verdict.status == "pass":
+                divergences += found
+                if status == "pass":
                     passed += 1
-                elif verdict.status == "fail":
+                elif status == "fail":
                     failed += 1
                 else:
                     errors += 1
-                if args.fail_fast and verdict.status != "pass":
+                if args.fail_fast and status != "pass":
                     break
             for problem in problems:
                 unreadable += 1
@@ -277,8 +295,9 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _run(
     files: list[str], reference: str | None, options: _Options, jobs: int
-) -> Iterator[tuple[Iterable[HandVerdict], list[FileError]]]:
-    """Verdicts and, once they are read, problems, in file and hand order.
+) -> Iterator[tuple[Iterable[HandVerdict | Rendered], list[FileError], bool]]:
+    """Verdicts and, once they are read, problems, in file and hand order, each with whether
+    it continues the file before it (a run after a file's first).
 
     With one job each file streams. With more, each file is cut into runs of whole games
     (at hands that :func:`~baloot_conformance.verdict.starts_game`), worker processes parse
@@ -288,16 +307,17 @@ def _run(
     if jobs == 1:
         for path in files:
             problems: list[FileError] = []
-            yield _verdicts(path, reference, options, problems), problems
+            yield _verdicts(path, reference, options, problems), problems, False
         return
     tasks = _tasks(files, reference, options)
     head = list(itertools.islice(tasks, 2))
     if len(head) == 1:  # nothing to share out: check it here, streaming
         problems = []
-        yield _task_verdicts(head[0], problems), problems
+        yield _task_verdicts(head[0], problems), problems, False
         return
+    gc.freeze()  # the workers inherit the heap: a collection in them must not copy it
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        pending: deque[AsyncResult[tuple[list[HandVerdict], list[FileError]]]] = deque()
+        pending: deque[AsyncResult[_Result]] = deque()
         for task in itertools.chain(head, tasks):
             pending.append(pool.apply_async(_check_task, (task,)))
             if len(pending) >= 3 * jobs:
@@ -306,13 +326,25 @@ def _run(
             yield pending.popleft().get()
 
 
-_Options = tuple[frozenset[str], bool]
-"""The required claims, and whether root divergences carry a picture of the table."""
+_Options = tuple[frozenset[str], bool, bool, bool]
+"""The required claims, whether root divergences carry a picture of the table, whether hands
+may take the fast lane, and whether a worker sends back each hand's JSON line (the report is
+JSON Lines) rather than its verdict."""
+
+
+class Rendered(NamedTuple):
+    """A hand's verdict as a worker sends it back for a JSON Lines report: what the run's
+    counts need, and the report's line for it (:func:`~baloot_conformance.report.jsonl.
+    render_hand`), so that the parent process only writes it."""
+
+    status: str
+    divergences: int
+    line: str
 
 
 def _run_dask(
     files: list[str], reference: str | None, options: _Options, jobs: int, scheduler: str | None
-) -> Iterator[tuple[Iterable[HandVerdict], list[FileError]]]:
+) -> Iterator[tuple[Iterable[HandVerdict | Rendered], list[FileError], bool]]:
     """:func:`_run` on a Dask cluster: the same tasks (runs of whole games), each checked by
     :func:`_check_task` on a worker, the results gathered in order with a bounded number in
     flight. Without a scheduler, a local cluster of ``jobs`` worker processes."""
@@ -345,9 +377,13 @@ def _run_dask(
             cluster.close()
 
 
+_Result = tuple[list[HandVerdict] | list[Rendered], list[FileError], bool]
+"""A worker's verdicts, the file's problems, and whether the run continues a file (after
+its first run)."""
+
 #: A worker's job: a file, a ruleset reference, the options, and either a run of
 #: whole games cut from the file (its text and first line) or ``None`` for the whole file.
-_Task = tuple[str, str | None, _Options, tuple[str | bytes, int] | None]
+_Task = tuple[str, str | None, _Options, tuple[bytes, int] | None]
 _RUN_HANDS = 100  # hands per run, at least: enough to outweigh starting a job
 
 
@@ -365,55 +401,57 @@ def _tasks(files: list[str], reference: str | None, options: _Options) -> Iterat
             yield path, ruleset, options, run
 
 
-def _game_runs(path: str) -> tuple[str, Iterator[tuple[str, int]]] | None:
-    """The file's ruleset tag and its text cut into runs of whole games, read as a stream (a
-    first pass checks that the file can be cut); ``None`` when it cannot (it reads badly,
-    repeats a hand number, or is a single run): a worker then reads it whole."""
+def _game_runs(path: str) -> tuple[str, Iterator[tuple[bytes, int]]] | None:
+    """The file's ruleset tag and its data cut into runs of whole games, read as a stream (a
+    first pass checks that the file can be cut); ``None`` when it cannot (its header reads
+    badly, it repeats a hand number, or it is a single run): a worker then reads it whole."""
     try:
         with tr.TranscriptReader(path) as reader:
             tag = ruleset_tag(reader)
-        with _text(path) as stream:
+        with tr.open_source(path) as stream:
             if tr.repeats_hand_numbers(stream):
                 return None
-        with _text(path) as stream:
+        with tr.open_source(path) as stream:
             runs = tr.iter_game_runs(stream, _RUN_HANDS)
             if sum(1 for _ in itertools.islice(runs, 2)) < 2:
                 return None
-    except (BalootError, OSError, EOFError, UnicodeDecodeError):
+    except (BalootError, OSError, EOFError):
         return None
     return tag, _stream_runs(path)
 
 
-def _stream_runs(path: str) -> Iterator[tuple[str, int]]:
-    with _text(path) as stream:
+def _stream_runs(path: str) -> Iterator[tuple[bytes, int]]:
+    with tr.open_source(path) as stream:
         yield from tr.iter_game_runs(stream, _RUN_HANDS)
 
 
-def _text(path: str) -> io.TextIOWrapper:
-    """A transcript file as text, decompressed when its name says so."""
-    return io.TextIOWrapper(tr.open_source(path), encoding="utf-8", newline="")
-
-
-def _check_task(task: _Task) -> tuple[list[HandVerdict], list[FileError]]:
+def _check_task(task: _Task) -> _Result:
     """A worker's job: a whole file, or a run of games cut from one."""
     problems: list[FileError] = []
-    return list(_task_verdicts(task, problems)), problems
+    run = task[3]
+    continues = run is not None and run[1] > 1
+    if task[2][3]:
+        from baloot_conformance.report.jsonl import render_hand
+
+        rendered = [
+            Rendered(v.status, len(v.divergences), render_hand(v))
+            for v in _task_verdicts(task, problems)
+        ]
+        return rendered, problems, continues
+    return list(_task_verdicts(task, problems)), problems, continues
 
 
 def _task_verdicts(task: _Task, problems: list[FileError]) -> Iterator[HandVerdict]:
     path, reference, options, run = task
     if run is None or run[1] == 1:
-        source: Any = None
-        if run is not None:
-            payload = run[0]
-            source = io.BytesIO(payload if isinstance(payload, bytes) else payload.encode("utf-8"))
+        source = None if run is None else io.BytesIO(run[0])
         yield from _verdicts(path, reference, options, problems, source)
         return
     try:
         ruleset = _load(reference or "")
-        assert isinstance(run[0], str)
         reader = tr.TranscriptReader.for_hands(run[0], path, run[1])
-        yield from check_hands(reader, path, ruleset, options[0], pictures=options[1])
+        required, pictures, fast, _ = options
+        yield from check_hands(reader, path, ruleset, required, pictures=pictures, fast=fast)
     except BalootError as exc:
         problems.append(FileError(path, str(exc)))
 
@@ -436,7 +474,7 @@ def _verdicts(
         ruleset = _load(reference) if reference else None
         if source is None:
             source = io.BytesIO(sys.stdin.buffer.read()) if path == "-" else path
-        yield from check_transcript(source, path, ruleset, options[0], options[1])
+        yield from check_transcript(source, path, ruleset, *options[:3])
     except BalootError as exc:
         problems.append(FileError(path, str(exc)))
 

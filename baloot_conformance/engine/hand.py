@@ -26,6 +26,7 @@ A hand knows the game totals before it (``totals``), which Sun raises depend on.
 from __future__ import annotations
 
 import copy as _copy
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -817,40 +818,57 @@ class Hand:
 
     def push_play(self, action: Play) -> None:
         """:meth:`push` for a card: the same checks, without the dispatch (replay's hot path)."""
-        phase = self.phase
-        if phase != "play" and phase != "raises":
-            rule = "doubling.window" if phase == "completion" else "play.first_lead"
-            when = "after the hand is over" if phase == "over" else f"during the {phase}"
-            raise IllegalAction(rule, f"no card may be played {when}")
-        seat = (self.leader + len(self.trick)) % 4
-        if action.seat != seat:
-            raise IllegalAction(
-                "play.first_lead",
-                f"{SEAT_NAMES[action.seat]} played out of turn: it is {SEAT_NAMES[seat]}'s turn",
-            )
-        hand = self.hands[seat]
-        card = action.card
-        index = card.index
-        if not hand >> index & 1:
-            raise IllegalAction(
-                "play.follow_suit",
-                f"{SEAT_NAMES[seat]} played {card}, which it does not hold "
-                f"(holds {format_cards(hand)})",
-            )
+        self.push_cards((action,))
+
+    def push_cards(self, actions: Sequence[Play]) -> None:
+        """:meth:`push_play` for each card in turn (a trick line at once, for replay). At the
+        first card refused it raises :class:`IllegalAction`; the cards before it are played."""
         rules = self.play_rules
         assert rules is not None
-        trick = self.trick
-        decided = rules.decide(hand, trick)
-        if self.trace is not None:
-            self._trace_play(decided)
-        if not decided >> index & 1:
-            rules.check(hand, trick, self.leader, card)
-            raise AssertionError("check() must reject what legal() excludes")  # pragma: no cover
-        if phase == "raises":  # the first card closes the raises and the lock choice
-            self.phase = "play"
-            self._lock_by = None
-        self._apply_play(seat, card)
-        self.history.append(action)
+        decide = rules.decide
+        hands = self.hands
+        traced = self.trace is not None
+        for action in actions:
+            phase = self.phase
+            if phase != "play" and phase != "raises":
+                rule = "doubling.window" if phase == "completion" else "play.first_lead"
+                when = "after the hand is over" if phase == "over" else f"during the {phase}"
+                raise IllegalAction(rule, f"no card may be played {when}")
+            trick = self.trick
+            seat = (self.leader + len(trick)) % 4
+            if action.seat != seat:
+                raise IllegalAction(
+                    "play.first_lead",
+                    f"{SEAT_NAMES[action.seat]} played out of turn: it is "
+                    f"{SEAT_NAMES[seat]}'s turn",
+                )
+            hand = hands[seat]
+            card = action.card
+            index = card.index
+            if not hand >> index & 1:
+                raise IllegalAction(
+                    "play.follow_suit",
+                    f"{SEAT_NAMES[seat]} played {card}, which it does not hold "
+                    f"(holds {format_cards(hand)})",
+                )
+            decided = decide(hand, trick)
+            if traced:
+                self._trace_play(decided)
+            if not decided >> index & 1:
+                rules.check(hand, trick, self.leader, card)
+                raise AssertionError(
+                    "check() must reject what legal() excludes"
+                )  # pragma: no cover
+            if phase == "raises":  # the first card closes the raises and the lock choice
+                self.phase = "play"
+                self._lock_by = None
+            # _apply_play, inline: this runs for every card of every hand replayed.
+            hands[seat] = hand & ~(1 << index)
+            if len(trick) < 3:
+                self.trick = (*trick, index)
+            else:
+                self._end_trick((*trick, index))
+            self.history.append(action)
 
     def _trace_play(self, decided: int) -> None:
         """Count the rule behind a card's legal set, when it left a held card out or freed
@@ -892,11 +910,11 @@ class Hand:
         assert rules is not None
         winner = (self.leader + rules.winner(trick)) % 4
         winning_team = winner & 1  # team(winner)
-        points = rules.points
-        self.last_trick_points = (
-            points(trick[0]) + points(trick[1]) + points(trick[2]) + points(trick[3])
+        points = rules.card_points
+        self.last_trick_points = total = (
+            points[trick[0]] + points[trick[1]] + points[trick[2]] + points[trick[3]]
         )
-        self.points[winning_team] += self.last_trick_points
+        self.points[winning_team] += total
         self.tricks[winning_team] += 1
         self.tricks_done += 1
         if self.trace is not None:

@@ -108,13 +108,13 @@ class PlayRules:
         "_overruff",
         "_partner_beat",
         "_plain",
-        "_points",
         "_ruff",
         "_ruleset",
         "_strength",
         "_suit_mask",
         "_trump_mask",
         "_underruff_forced",
+        "card_points",
     )
 
     def __init__(self, ruleset: Ruleset, contract: Contract) -> None:
@@ -139,7 +139,8 @@ class PlayRules:
                 strength.append(plain_rank[card.rank])
                 points.append(plain_points[card.rank])
         self._strength: tuple[int, ...] = tuple(strength)
-        self._points: tuple[int, ...] = tuple(points)
+        self.card_points: tuple[int, ...] = tuple(points)
+        """Each card's points under the contract, by card index (see :meth:`points`)."""
         self._suit_mask: tuple[CardSet, ...] = tuple(SUIT_MASKS[c.index >> 3] for c in CARDS)
         # For each card, the cards of its suit that beat it.
         self._beats: tuple[CardSet, ...] = tuple(
@@ -198,7 +199,7 @@ class PlayRules:
 
     def points(self, card_index: int) -> int:
         """Card points of a card under the contract (cards.points.plain / points.trump)."""
-        return self._points[card_index]
+        return self.card_points[card_index]
 
     def decide(self, hand: CardSet, trick: tuple[int, ...]) -> int:
         """The legal cards of ``hand``, ORed with the code of the rule that chose them (above

@@ -46,7 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from baloot_conformance.engine.model import Contract, Team, team
+from baloot_conformance.engine.model import Contract, Team, per_ruleset, team
 from baloot_conformance.errors import FormulaError
 from baloot_conformance.ruleset import Ruleset
 
@@ -116,16 +116,28 @@ def card_points_to_game_points(
         else ruleset.scoring.hokum_conversion
     )
     risk = team(contract.raisers[-1]) if contract.raisers else contract.buyer_team
+    is_buyer, takes_risk = side == contract.buyer_team, side == risk
+    # The formula depends on these four values only: its results are kept per ruleset (a
+    # few hundred pairs of card points occur), in a table emptied when it grows large.
+    known: dict[tuple[str, int, int, bool, bool], int] = per_ruleset(ruleset, "conversions", dict)
+    key = (rule.id, abnat[side], abnat[1 - side], is_buyer, takes_risk)
+    points: int | None = known.get(key)
+    if points is not None:
+        return points
     env = {
         "raw": abnat[side],
         "other_raw": abnat[1 - side],
-        "is_buyer": side == contract.buyer_team,
-        "takes_risk": side == risk,
+        "is_buyer": is_buyer,
+        "takes_risk": takes_risk,
     }
     try:
-        return rule.formula.evaluate_int(env)
+        points = rule.formula.evaluate_int(env)
     except FormulaError as exc:  # validation tries every input; this is a last guard
         raise FormulaError(f"{rule.id}: {exc.message} (for {env})", hint=exc.hint) from None
+    if len(known) >= 65_536:
+        known.clear()
+    known[key] = points
+    return points
 
 
 def score_hand(ruleset: Ruleset, facts: HandFacts) -> HandScore:

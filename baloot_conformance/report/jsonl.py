@@ -92,6 +92,24 @@ _LINE_BREAKS = ("\x85", "\u2028", "\u2029")
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
+def render(record: dict[str, Any]) -> str:
+    """A record as its line of the report (without the line end)."""
+    text = _ENCODER.encode(record)
+    # JSON escapes \n and \r; these three also end a line for str.splitlines(), and can
+    # only occur inside strings, where an escape means the same character.
+    if not text.isascii():
+        for char in _LINE_BREAKS:
+            text = text.replace(char, f"\\u{ord(char):04x}")
+    return text
+
+
+def render_hand(verdict: HandVerdict) -> str:
+    """A hand's line of the report: what a worker process of a parallel run sends back
+    instead of the verdict, so that the parent only writes it (see :meth:`JsonLinesReporter.
+    hand_line`)."""
+    return render(hand_record(verdict))
+
+
 class JsonLinesReporter:
     """Writes each record as one compact JSON line (UTF-8 text, not ``\\u`` escapes)."""
 
@@ -99,13 +117,11 @@ class JsonLinesReporter:
         self._out = stream
 
     def _write(self, record: dict[str, Any]) -> None:
-        text = _ENCODER.encode(record)
-        # JSON escapes \n and \r; these three also end a line for str.splitlines(), and can
-        # only occur inside strings, where an escape means the same character.
-        if not text.isascii():
-            for char in _LINE_BREAKS:
-                text = text.replace(char, f"\\u{ord(char):04x}")
-        self._out.write(text + "\n")
+        self.hand_line(render(record))
+
+    def hand_line(self, line: str) -> None:
+        """Write a line rendered already (by :func:`render_hand`, in a worker process)."""
+        self._out.write(line + "\n")
         self._out.flush()
 
     def start(self, header: RunHeader) -> None:
