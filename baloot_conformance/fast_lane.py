@@ -153,7 +153,6 @@ def _replay(body: list[tr.Stmt], builder: tr.HandBuilder, checker: HandChecker) 
     checks on them (each line once, four seats per group, no call after the contract claim)
     a matter of distinct seats and cards; the builder checks the play and the claims.
     """
-    items = builder.items
     divergences = checker.divergences
     plays_of = _PLAYS_OF
     game = checker.game
@@ -266,30 +265,19 @@ def _replay(body: list[tr.Stmt], builder: tr.HandBuilder, checker: HandChecker) 
             _card(checker, stmt, seat_name, card, trick, index)
         elif kind in _CLOSING_KINDS:
             part = _CLOSING
-            builder.add(stmt)
-            checker.claim(items[-1])  # type: ignore[arg-type]
+            _as_item(stmt, builder, checker)
         elif kind in _PLAY_ITEMS:
             if part > _PLAY:
                 raise _GiveUp
             if kind[0] == "=":
                 part = _PLAY  # declarations and Baloot may come among the raises
-            builder.add(stmt)
-            item = items[-1]
-            if isinstance(item, tr.Claim):
-                checker.claim(item)
-            else:
-                checker.event(item)  # type: ignore[arg-type]
+            _as_item(stmt, builder, checker)
         elif kind == "raise" or kind == "=contract":
             if part > _AUCTION:
                 raise _GiveUp
             if kind == "=contract":
                 part = _PLAY  # no call after the contract claim
-            builder.add(stmt)
-            item = items[-1]
-            if isinstance(item, tr.Claim):
-                checker.claim(item)
-            else:
-                checker.event(item)  # type: ignore[arg-type]
+            _as_item(stmt, builder, checker)
         elif kind != "comment":
             raise _GiveUp  # 'hold' lines, fouls, a deal or a call out of order, header lines
         if divergences:
@@ -298,6 +286,17 @@ def _replay(body: list[tr.Stmt], builder: tr.HandBuilder, checker: HandChecker) 
         if following is None:
             return
         stmt = following
+
+
+def _as_item(stmt: tr.Stmt, builder: tr.HandBuilder, checker: HandChecker) -> None:
+    """A statement the lane leaves to the reference's parts: the builder checks it and makes
+    its item, the checker applies or checks the item."""
+    builder.add(stmt)
+    item = builder.items[-1]
+    if isinstance(item, tr.Claim):
+        checker.claim(item)
+    elif isinstance(item, tr.Event):
+        checker.event(item)
 
 
 def _next(stmts: Iterator[tr.Stmt]) -> tr.Stmt:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_check import write_games
+from bench_check import compile_package, write_games
 
 
 def instructions(argv: list[str], out: Path) -> subprocess.Popen[str]:
@@ -34,6 +34,13 @@ def collected(child: subprocess.Popen[str]) -> int:
     if child.returncode != 0 or found is None:
         raise SystemExit(f"the run under callgrind failed:\n{err[-2000:]}")
     return int(found.group(1))
+
+
+def per_hand(small: int, large: int, extra: list[str]) -> tuple[float, float]:
+    """Instructions per hand, and of start-up (what the small run spends on no hand)."""
+    n1, i1, n2, i2 = measure(small, large, extra)
+    each = (i2 - i1) / (n2 - n1)
+    return each, i1 - each * n1
 
 
 def measure(small: int, large: int, extra: list[str]) -> tuple[int, int, int, int]:
@@ -52,15 +59,14 @@ def measure(small: int, large: int, extra: list[str]) -> tuple[int, int, int, in
 
 
 def main() -> None:
+    compile_package()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", type=int, default=100, help="hands in the small file (100)")
     parser.add_argument("--large", type=int, default=600, help="hands in the large file (600)")
     parser.add_argument("extra", nargs="*", help="more flags for check (after --)")
     args = parser.parse_args()
-    n1, i1, n2, i2 = measure(args.small, args.large, args.extra)
-    print(f"{n1:,} hands: {i1:,} instructions; {n2:,} hands: {i2:,}")
-    per_hand = (i2 - i1) / (n2 - n1)
-    print(f"per hand: {per_hand:,.0f} instructions (start-up: about {i1 - per_hand * n1:,.0f})")
+    each, startup = per_hand(args.small, args.large, args.extra)
+    print(f"per hand: {each:,.0f} instructions (start-up: about {startup:,.0f})")
 
 
 if __name__ == "__main__":

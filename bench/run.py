@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bare_judge import judge
-from bench_check import write_games
+from bench_check import compile_package, write_games
 from bench_legal import positions
 from bench_memory import build, peak_kb
 
@@ -130,14 +130,14 @@ def measure(hands: int, repeat: int, folder: Path) -> dict[str, float]:
 
 def callgrind_figures() -> dict[str, float]:
     """Instructions per hand and of start-up, from ``bench/callgrind.py``."""
-    from callgrind import measure as count_instructions
+    from callgrind import per_hand
 
-    n1, i1, n2, i2 = count_instructions(100, 600, [])
-    per_hand = (i2 - i1) / (n2 - n1)
-    return {"check_instructions_per_hand": per_hand, "startup_instructions": i1 - per_hand * n1}
+    each, startup = per_hand(100, 600, [])
+    return {"check_instructions_per_hand": each, "startup_instructions": startup}
 
 
 def main() -> None:
+    compile_package()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20_000, help="hands per file (20,000)")
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure, best kept (5)")

@@ -64,6 +64,27 @@ def test_a_damaged_compressed_file_is_an_error(tmp_path: Path, games: Path) -> N
     assert code == 2 and "damaged Zstandard data" in out
 
 
+def test_a_file_that_breaks_midway_reports_alike_on_any_number_of_jobs(
+    games: Path, tmp_path: Path
+) -> None:
+    # A line that does not parse two thirds of the way: a single reader stops there, so the
+    # runs of games after it are not reported either when the file is checked in parallel.
+    lines = games.read_text(encoding="utf-8").split("\n")
+    at = next(i for i in range(len(lines) * 2 // 3, len(lines)) if lines[i].startswith("bid "))
+    lines[at] = "bid N sideways ?"
+    broken = tmp_path / "broken.btn"
+    broken.write_text("\n".join(lines), encoding="utf-8")
+    one = run("check", str(broken), "--jobs", "1", "--format", "json")
+    assert one[0] == 2 and '"record":"file_error"' in one[1]
+    assert one[1].count('"record":"hand"') < 0.7 * len(
+        re.findall(r"^hand ", "\n".join(lines), re.M)
+    )
+    assert run("check", str(broken), "--jobs", "2", "--format", "json") == one
+    text = run("check", str(broken), "--jobs", "2")
+    assert text == run("check", str(broken), "--jobs", "1")
+    assert f"broken.btn:{at + 1}:" in text[1]
+
+
 def test_a_folder_is_read_recursively(tmp_path: Path, games: Path) -> None:
     (tmp_path / "a" / "b").mkdir(parents=True)
     (tmp_path / "a" / "b" / "one.btn.gz").write_bytes(gzip.compress(games.read_bytes()))
