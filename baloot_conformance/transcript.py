@@ -484,12 +484,18 @@ def _lines_from_text(text: str, errors: _Errors, first_line: int = 1) -> Iterato
         pos = stop + 1
 
 
-def _locate_bad_bytes(chunk: bytes, first: int, errors: _Errors) -> TranscriptSyntaxError:
-    """The error for the first line of ``chunk`` (line ``first``) that is NUL or not UTF-8."""
+def _lines_up_to_bad_bytes(
+    chunk: bytes, first: int, errors: _Errors
+) -> Iterator[tuple[int, str]]:
+    """The lines of ``chunk`` (the first is line ``first``) before its first line that holds
+    a NUL or is not UTF-8, then that line's error: the hands before it are still checked."""
     for offset, raw in enumerate(chunk.split(b"\n")):
         if b"\x00" in raw:
             _check_line(raw.decode("utf-8", "replace"), first + offset, errors)
-        _decode(raw, first + offset, errors)
+        if len(raw) > MAX_LINE_BYTES:
+            raise _too_long(first + offset, errors)
+        line = _decode(raw, first + offset, errors)
+        yield first + offset, line[:-1] if line.endswith("\r") else line
     raise AssertionError("no bad byte found")  # pragma: no cover
 
 
@@ -526,12 +532,12 @@ def _lines_from_binary(
             if not pending:
                 return
             chunk, pending = pending, b""
-        if b"\x00" in chunk:
-            raise _locate_bad_bytes(chunk, number + 1, errors)
         try:
+            if b"\x00" in chunk:
+                raise ValueError("a NUL byte")
             text = chunk.decode("utf-8")
-        except UnicodeDecodeError:
-            raise _locate_bad_bytes(chunk, number + 1, errors) from None
+        except ValueError:  # a NUL, or not UTF-8 (UnicodeDecodeError is a ValueError)
+            yield from _lines_up_to_bad_bytes(chunk, number + 1, errors)
         lines = text.split("\n")
         if "\r" in text:
             lines = [line[:-1] if line.endswith("\r") else line for line in lines]
