@@ -484,9 +484,7 @@ def _lines_from_text(text: str, errors: _Errors, first_line: int = 1) -> Iterato
         pos = stop + 1
 
 
-def _lines_up_to_bad_bytes(
-    chunk: bytes, first: int, errors: _Errors
-) -> Iterator[tuple[int, str]]:
+def _lines_up_to_bad_bytes(chunk: bytes, first: int, errors: _Errors) -> Iterator[tuple[int, str]]:
     """The lines of ``chunk`` (the first is line ``first``) before its first line that holds
     a NUL or is not UTF-8, then that line's error: the hands before it are still checked."""
     for offset, raw in enumerate(chunk.split(b"\n")):
