@@ -1383,8 +1383,12 @@ class HandBuilder:
         return self.errors.at(f"hand {self.number}: {message}", stmt[2], stmt[3], hint=hint)
 
     def once(self, position: str, what: str, stmt: Stmt) -> None:
+        """Refuse a second statement at ``position``; ``what`` names it in the error, where
+        ``{}`` stands for the position's last part and ``{position}`` for the position (filled
+        only on an error: this runs for most statements)."""
         first = self.single.get(position)
         if first is not None:
+            what = what.format(position.rsplit(".", 1)[1], position=position)
             raise self.fail(f"a second {what} (the first is on line {first})", stmt)
         self.single[position] = stmt[2]
 
@@ -1673,7 +1677,7 @@ class HandBuilder:
         if self.trick > 8:
             raise self.fail("a '= legal' claim after the last trick", stmt)
         position = f"{self.prefix}.t{self.trick}.p{self.index + 1}.legal"
-        self.once(position, f"'= legal' claim for the next play ({position})", stmt)
+        self.once(position, "'= legal' claim for the next play ({position})", stmt)
         seat, cards = stmt[1]
         legal = _MAKE_LEGAL(position, stmt[4], stmt[2], stmt[3], seat, cards)
         self.legal = legal
@@ -1688,7 +1692,7 @@ class HandBuilder:
         else:
             position = f"{self.prefix}.{kind[1:]}"
             item = _MAKE_CLOSING[kind](position, comment, number, column, v[0])
-        self.once(position, f"'= {position.rsplit('.', 1)[1]}' claim", stmt)
+        self.once(position, "'= {}' claim", stmt)
         if not self.closed_at:
             self.closed_at = number
         self.items.append(item)
