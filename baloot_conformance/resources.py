@@ -47,7 +47,7 @@ def grammar_parser(name: str, **options: Any) -> lark.Lark:
     built each time.
     """
     text = grammar_text(name)
-    folder = _cache_folder()
+    folder = cache_folder()
     if folder is not None:
         stem = name.removesuffix(".lark")
         version = f"lark{lark.__version__}-py{sys.version_info[0]}{sys.version_info[1]}"
@@ -55,8 +55,9 @@ def grammar_parser(name: str, **options: Any) -> lark.Lark:
     return lark.Lark(text, parser="lalr", **options)
 
 
-def _cache_folder() -> Path | None:
-    """The cache folder, if it is the user's own and nobody else may write in it."""
+def cache_folder() -> Path | None:
+    """The kit's cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``, then
+    ``baloot-conformance/``), if it is the user's own and nobody else may write in it."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = Path(base, "baloot-conformance")
     try:

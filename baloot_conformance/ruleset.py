@@ -19,6 +19,7 @@ This is the only module that reads YAML.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
 import hashlib
@@ -32,9 +33,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-import jsonschema
 import yaml
-from jsonschema.exceptions import ValidationError, relevance
 
 from baloot_conformance import rules
 from baloot_conformance.cards import RANK_CODES, SUIT_CODES, Rank, Suit
@@ -46,7 +45,10 @@ from baloot_conformance.errors import (
     UnreadableInputError,
 )
 from baloot_conformance.formula import Formula, parse_formula
-from baloot_conformance.resources import spec_path
+from baloot_conformance.resources import cache_folder, spec_path
+
+if typing.TYPE_CHECKING:  # jsonschema loads when a document is validated (start-up)
+    from jsonschema.exceptions import ValidationError
 
 #: The only ruleset format this version of the kit reads.
 FORMAT = "baloot-ruleset/1"
@@ -544,6 +546,8 @@ def ruleset_schema() -> dict[str, Any]:
 def _validator() -> Any:
     """The ruleset schema's validator. The schema itself is checked against its meta-schema
     by the test suite, not here: that check alone costs more than loading a ruleset."""
+    import jsonschema
+
     return jsonschema.Draft202012Validator(ruleset_schema())
 
 
@@ -628,10 +632,12 @@ def _dotted(path: Any) -> str:
 
 
 def _schema_problems(doc: _Document) -> list[BalootError]:
+    from jsonschema.exceptions import best_match, relevance
+
     errors = []
     for error in _validator().iter_errors(doc.data):
         if error.context:
-            error = jsonschema.exceptions.best_match(error.context)
+            error = best_match(error.context)
         errors.append(error)
     errors.sort(key=relevance, reverse=True)
     problems: list[BalootError] = []
@@ -1099,6 +1105,9 @@ def _load_path_checked(reference: str | Path) -> _Document:
             hint="give a shipped ruleset id (see 'baloot-conformance spec list') or a .yaml file",
         )
     doc = _resolve(path, (), None)
+    known = _validated(doc)
+    if known is not None and known.exists():
+        return doc
     problems = _schema_problems(doc)
     if not problems:
         problems = _semantic_problems(doc)
@@ -1107,7 +1116,37 @@ def _load_path_checked(reference: str | Path) -> _Document:
         raise SpecError(
             head.message, location=head.location, hint=head.hint, problems=tuple(problems)
         )
+    if known is not None:
+        with contextlib.suppress(OSError):  # no record: the next run validates again
+            known.parent.mkdir(mode=0o700, exist_ok=True)
+            known.touch()
     return doc
+
+
+def _validated(doc: _Document) -> Path | None:
+    """The file whose presence says that this very document passed validation by this very
+    kit: validating a ruleset (the schema, then the semantic checks, with jsonschema to
+    import) is most of loading one, and the same shipped rulesets are loaded by every run.
+    Its name is a hash of the document and of what validates it (this module, the rules
+    model, the schema and the kit's version), in the user's own cache folder (see
+    :func:`~baloot_conformance.resources.cache_folder`); ``None`` without a usable folder."""
+    folder = cache_folder()
+    if folder is None:
+        return None
+    key = hashlib.sha256(_validation_stamp())
+    key.update(canonical_json(doc.data).encode("utf-8"))
+    return folder / "valid-rulesets" / key.hexdigest()
+
+
+@cache
+def _validation_stamp() -> bytes:
+    """What the validation of a ruleset depends on besides the document itself."""
+    from baloot_conformance import __version__
+
+    stamp = hashlib.sha256(__version__.encode("utf-8"))
+    for path in (Path(__file__), Path(rules.__file__), spec_path("schema", "ruleset.schema.json")):
+        stamp.update(path.read_bytes())
+    return stamp.digest()
 
 
 def derive_ruleset(base: Ruleset, changes: Mapping[str, Mapping[str, Any]], id: str) -> Ruleset:

@@ -51,3 +51,61 @@ def test_a_folder_others_may_write_in_is_not_used(
     folder.chmod(0o777)  # anyone could plant a pickle here
     assert grammar_parser("formula.lark", lexer="basic").parse("1 + 2") is not None
     assert list(folder.iterdir()) == []
+
+
+def test_a_ruleset_validated_once_is_not_validated_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from baloot_conformance import ruleset as ruleset_module
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    first = ruleset_module.load_ruleset("majlis")
+    assert list((tmp_path / "baloot-conformance" / "valid-rulesets").iterdir())
+
+    def refuse(doc: object) -> list[object]:
+        raise AssertionError("validated again")
+
+    monkeypatch.setattr(ruleset_module, "_schema_problems", refuse)
+    monkeypatch.setattr(ruleset_module, "_semantic_problems", refuse)
+    assert ruleset_module.load_ruleset("majlis").digest == first.digest
+    # Another kit (its checks or schema changed) validates the same document again.
+    monkeypatch.setattr(ruleset_module, "_validation_stamp", lambda: b"another kit")
+    with pytest.raises(AssertionError, match="validated again"):
+        ruleset_module.load_ruleset("majlis")
+
+
+def test_an_invalid_ruleset_is_refused_every_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from baloot_conformance.errors import SpecError
+    from baloot_conformance.resources import spec_path
+    from baloot_conformance.ruleset import load_ruleset
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    text = spec_path("rulesets", "saudi.yaml").read_text(encoding="utf-8")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("option: required", "option: sometimes", 1), encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(SpecError, match="sometimes"):
+            load_ruleset(bad)
+    records = tmp_path / "cache" / "baloot-conformance" / "valid-rulesets"
+    assert not records.exists() or not list(records.iterdir())
+
+
+def test_check_imports_no_validator_for_a_ruleset_known_valid(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "conforming-game.btn"
+    code = (
+        "import os, sys; from baloot_conformance.cli import main; "
+        f"code = main(['check', {str(example)!r}, '--format', 'json', '-o', os.devnull]); "
+        "print(code, 'jsonschema' in sys.modules)"
+    )
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    runs = [
+        subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        for _ in range(2)
+    ]
+    assert [run.stdout.split() for run in runs] == [["0", "True"], ["0", "False"]]

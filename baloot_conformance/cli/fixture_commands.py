@@ -5,28 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from baloot_conformance.btn_json import to_json_text
 from baloot_conformance.cli.output import OutputError, replaced
-from baloot_conformance.coverage import Traced, measure, render_text, trace_fixture
-from baloot_conformance.coverage import trace_transcript as trace_plain
 from baloot_conformance.errors import UnreadableInputError
-from baloot_conformance.fixtures import (
-    MANIFEST,
-    Fixture,
-    FixtureRun,
-    NoMetadataError,
-    corpus_root,
-    exported_files,
-    fixture_paths,
-    lint,
-    load_corpus,
-    load_fixture,
-    manifest_entry,
-)
-from baloot_conformance.ruleset import Ruleset, load_ruleset
-from baloot_conformance.transcript import parse_transcript
+
+if TYPE_CHECKING:  # start-up: the corpus's modules (and jsonschema) load when a command runs
+    from baloot_conformance.coverage import Traced
+    from baloot_conformance.fixtures import Fixture
+    from baloot_conformance.ruleset import Ruleset
 
 _EXIT_OK, _EXIT_INVALID, _EXIT_USAGE = 0, 1, 2
 _EXPORT_KIND = "baloot-conformance fixtures"
@@ -107,6 +94,8 @@ def _paths(names: list[str], anywhere: bool = False) -> list[Path]:
     """The files named, and those found in folders named: fixtures (``<area>/<id>.btn``, or
     the ``.btn`` files of one area's folder), or with ``anywhere`` every ``.btn`` file below.
     No names: the shipped corpus."""
+    from baloot_conformance.fixtures import corpus_root, fixture_paths
+
     if not names:
         return fixture_paths(corpus_root())
     found: list[Path] = []
@@ -130,6 +119,8 @@ def _paths(names: list[str], anywhere: bool = False) -> list[Path]:
 
 def run_lint(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Print each problem as file:line:col; 1 if there is any."""
+    from baloot_conformance.fixtures import FixtureRun, lint
+
     paths = _paths(args.paths)
     problems = runs = failing = 0
     for found in lint(paths):
@@ -153,6 +144,8 @@ def run_lint(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 def run_export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Write the files and the manifest; a fixture that cannot be read stops the export."""
+    from baloot_conformance.fixtures import MANIFEST, load_fixture, manifest_entry
+
     fixtures = [load_fixture(path) for path in _paths(args.paths)]
     target = Path(args.to)
     _prepare(target)
@@ -171,6 +164,9 @@ def run_export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _exported_text(fixture: Fixture, form: str) -> str:
+    from baloot_conformance.btn_json import to_json_text
+    from baloot_conformance.transcript import parse_transcript
+
     if form == "btn":
         return fixture.text
     return to_json_text(parse_transcript(fixture.text, str(fixture.path)))
@@ -178,6 +174,8 @@ def _exported_text(fixture: Fixture, form: str) -> str:
 
 def _prepare(target: Path) -> None:
     """Make ``target`` ready: new or empty, or an earlier export whose files are removed."""
+    from baloot_conformance.fixtures import MANIFEST, exported_files
+
     if target.exists() and not target.is_dir():
         raise OutputError(f"{target}: not a folder", hint="name a new folder for the export")
     if not target.exists():
@@ -206,6 +204,10 @@ def _prepare(target: Path) -> None:
 
 def run_coverage(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Print the table; 1 when a rule of the ruleset is not covered."""
+    from baloot_conformance.coverage import measure, render_text, trace_fixture
+    from baloot_conformance.fixtures import load_corpus
+    from baloot_conformance.ruleset import load_ruleset
+
     ruleset = load_ruleset(args.ruleset)
     traced: list[Traced] = []
     if args.paths:
@@ -226,6 +228,10 @@ def run_coverage(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
 def _trace_any(path: Path, ruleset: Ruleset) -> Traced:
     """A fixture is traced under its id; a transcript without metadata under its path (a
     fixture whose metadata is broken is an error, as in ``fixtures lint``)."""
+    from baloot_conformance.coverage import trace_fixture
+    from baloot_conformance.coverage import trace_transcript as trace_plain
+    from baloot_conformance.fixtures import NoMetadataError, load_fixture
+
     try:
         fixture = load_fixture(path)
     except NoMetadataError:
