@@ -257,7 +257,6 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for verdicts, problems, continues in runs:
             if continues and broken:
                 continue  # as a single reader, which stops at the error
-            broken = bool(problems)
             for verdict in verdicts:
                 if isinstance(verdict, Rendered):  # a worker wrote its JSON line already
                     cast(JsonLinesReporter, reporter).hand_line(verdict.line)
@@ -275,6 +274,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     errors += 1
                 if args.fail_fast and status != "pass":
                     break
+            broken = bool(problems)  # known once the verdicts are read (they stream)
             for problem in problems:
                 unreadable += 1
                 progress.clear()
