@@ -44,7 +44,7 @@ from baloot_conformance.engine.model import (
 )
 from baloot_conformance.engine.projects import find_projects
 from baloot_conformance.engine.trace import Trace
-from baloot_conformance.errors import FormulaError, Location
+from baloot_conformance.errors import FormulaError, Location, by_fields
 from baloot_conformance.ruleset import Ruleset, load_ruleset
 from baloot_conformance.table import Table, table_of
 
@@ -76,6 +76,8 @@ class Divergence:
     table: Table | None = None
     """The table at this point, for a root divergence when pictures are asked for."""
 
+    __reduce__ = by_fields
+
 
 @dataclass(frozen=True, slots=True)
 class HandVerdict:
@@ -100,6 +102,8 @@ class HandVerdict:
     unchecked: tuple[str, ...] = ()
     """What the hand does not log and so could not be checked (a partial transcript), one
     phrase each, e.g. ``the auction (no 'bid' lines)``."""
+
+    __reduce__ = by_fields
 
 
 @dataclass(frozen=True, slots=True)

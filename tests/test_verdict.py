@@ -358,3 +358,12 @@ def test_a_kawesh_void_hand_claims_no_contract() -> None:
     with TranscriptReader(io.StringIO(text), "k.btn") as reader:
         (verdict,) = check_hands(reader, "k.btn", ja)
     assert verdict.status == "pass", verdict.divergences
+
+
+def test_verdicts_travel_between_processes_unchanged() -> None:
+    import pickle
+
+    path = ROOT / "examples" / "nonconforming-game.btn"
+    verdicts = list(check_transcript(path, str(path), pictures=True))
+    assert any(v.divergences and v.divergences[0].table is not None for v in verdicts)
+    assert pickle.loads(pickle.dumps(verdicts)) == verdicts  # field for field, tables too
