@@ -30,16 +30,19 @@ from collections.abc import Iterator
 
 from baloot_conformance import transcript as tr
 from baloot_conformance.cards import Card
-from baloot_conformance.engine.actions import PLAYS
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import HandResult
 from baloot_conformance.engine.model import SEAT_NAMES, IllegalAction, Seat, card_set
 from baloot_conformance.errors import FormulaError, TranscriptSyntaxError
 from baloot_conformance.ruleset import Ruleset
-from baloot_conformance.verdict import HandChecker, HandVerdict, ReplayStop, check_hand
-
-_SEATS = {name: seat for seat, name in enumerate(SEAT_NAMES)}
-_PLAYS_OF = {name: PLAYS[seat] for name, seat in _SEATS.items()}
+from baloot_conformance.verdict import (
+    PLAYS_OF,
+    SEAT_OF,
+    HandChecker,
+    HandVerdict,
+    ReplayStop,
+    check_hand,
+)
 
 
 class _GiveUp(Exception):
@@ -128,7 +131,7 @@ def _scan(body: list[tr.Stmt], checker: HandChecker) -> None:
     for stmt in body:
         kind = stmt[0]
         if kind == "rest":
-            rest[_SEATS[stmt[1][0]]] = card_set(stmt[1][1])
+            rest[SEAT_OF[stmt[1][0]]] = card_set(stmt[1][1])
             if len(rest) == 4:
                 return
         elif kind == "play" or kind == "trick" or kind == "hold":
@@ -154,7 +157,7 @@ def _replay(body: list[tr.Stmt], builder: tr.HandBuilder, checker: HandChecker) 
     a matter of distinct seats and cards; the builder checks the play and the claims.
     """
     divergences = checker.divergences
-    plays_of = _PLAYS_OF
+    plays_of = PLAYS_OF
     game = checker.game
     stmts = iter(body)
     dealt = 0  # the cards given so far, each once
@@ -170,7 +173,7 @@ def _replay(body: list[tr.Stmt], builder: tr.HandBuilder, checker: HandChecker) 
         stmt = _next(stmts)
     if stmt[0] != "dealer":
         raise _GiveUp
-    checker.dealer = dealer = _SEATS[stmt[1][0]]
+    checker.dealer = dealer = SEAT_OF[stmt[1][0]]
     expected = checker.expected_dealer
     if expected is not None and dealer != expected:
         raise _GiveUp  # a divergence: the reference reports it
@@ -179,7 +182,7 @@ def _replay(body: list[tr.Stmt], builder: tr.HandBuilder, checker: HandChecker) 
         stmt = _next(stmts)
         if stmt[0] != "deal" or len(stmt[1][1]) != 5:
             raise _GiveUp
-        seat = _SEATS[stmt[1][0]]
+        seat = SEAT_OF[stmt[1][0]]
         cards = card_set(stmt[1][1])
         if seat in five or cards & dealt or cards.bit_count() != 5:
             raise _GiveUp
@@ -210,7 +213,7 @@ def _replay(body: list[tr.Stmt], builder: tr.HandBuilder, checker: HandChecker) 
                 raise _GiveUp
             _, (seat_name, cards_given), line, column, _ = stmt
             cards = card_set(cards_given)
-            bit = 1 << _SEATS[seat_name]
+            bit = 1 << SEAT_OF[seat_name]
             if seats & bit or cards & dealt or len(cards_given) not in (2, 3):
                 raise _GiveUp
             if cards.bit_count() != len(cards_given):
@@ -320,7 +323,7 @@ def _card(
     if engine is not None and engine.phase == "play":
         checker.events += 1
         checker.plays += 1
-        engine.push_play(_PLAYS_OF[seat][card.index])  # IllegalAction: the reference reports it
+        engine.push_play(PLAYS_OF[seat][card.index])  # IllegalAction: the reference reports it
         if not engine.trick:
             checker.trick_done(engine)
         return

@@ -2100,12 +2100,8 @@ class TranscriptReader:
         return self._lines.line(number)
 
     def __iter__(self) -> Iterator[Hand]:
-        try:
-            yield from self._hands()
-        except TranscriptSyntaxError as exc:
-            raise self._with_excerpt(exc) from None
-        finally:
-            self.close()
+        for chunk in self.chunks():
+            yield self.build(chunk)
 
     def _with_excerpt(self, exc: TranscriptSyntaxError) -> TranscriptSyntaxError:
         """Add the source line to a structural error (read again: errors are rare, and the
@@ -2118,19 +2114,15 @@ class TranscriptReader:
             line = _nth_line(iter(self._text.split("\n")), location.line)
         elif self._file is not None:
             try:
-                with open(self._file, "rb") as handle:
+                with open_source(self._file) as handle:  # decompressed, as it was read
                     raw = _nth_line(iter(handle), location.line)
                 line = None if raw is None else raw.decode("utf-8", "replace")
-            except OSError:
+            except (OSError, EOFError, TranscriptSyntaxError):
                 line = None
         if line is not None:
             line = line.rstrip("\r\n")
             exc.excerpt = caret_excerpt(line, location.column, location.line)
         return exc
-
-    def _hands(self) -> Iterator[Hand]:
-        for chunk in self._chunks():
-            yield self._build(chunk)
 
     def chunks(self) -> Iterator[HandChunk]:
         """Each hand as its statements, not yet checked: give each to :meth:`build` for its

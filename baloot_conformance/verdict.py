@@ -146,8 +146,10 @@ class FileError:
 
 # --- replaying a hand ----------------------------------------------------------------------
 
-_SEATS = {name: seat for seat, name in enumerate(SEAT_NAMES)}
-_PLAYS_OF = {name: PLAYS[seat] for name, seat in _SEATS.items()}
+SEAT_OF = {name: seat for seat, name in enumerate(SEAT_NAMES)}
+"""A seat's number by its letter in the notation (``N`` is 0)."""
+PLAYS_OF = {name: PLAYS[seat] for name, seat in SEAT_OF.items()}
+"""The engine's card actions by seat letter and card index (shared, immutable)."""
 _BIDS: dict[tuple[str, str, str | None], Bid] = {}
 """The bids made so far, by seat, word and first argument (see :meth:`HandChecker.bid`)."""
 
@@ -240,7 +242,7 @@ class HandChecker:
             self.unchecked.append(f"the auction ({self.partial})")
         for item in hand.items:
             if type(item) is tr.Rest:
-                self.rest[_SEATS[item.seat]] = card_set(item.cards)
+                self.rest[SEAT_OF[item.seat]] = card_set(item.cards)
                 if len(self.rest) == 4:
                     return
             elif type(item) is tr.Play:
@@ -248,7 +250,7 @@ class HandChecker:
         played: dict[Seat, CardSet] = {seat: 0 for seat in range(4)}
         for item in hand.items:
             if type(item) is tr.Play:
-                played[_SEATS[item.seat]] |= 1 << item.card.index
+                played[SEAT_OF[item.seat]] |= 1 << item.card.index
         if all(cards.bit_count() == 8 for cards in played.values()):
             self.played = played
 
@@ -302,7 +304,7 @@ class HandChecker:
         event = self.event
         claim = self.claim
         play_item = tr.Play
-        plays_of = _PLAYS_OF
+        plays_of = PLAYS_OF
         for item in items:
             engine = self.engine
             if type(item) is play_item and engine is not None and engine.phase == "play":
@@ -347,10 +349,10 @@ class HandChecker:
             )
 
     def _deal(self, item: tr.Deal) -> None:
-        self.first_five[_SEATS[item.seat]] = card_set(item.cards)
+        self.first_five[SEAT_OF[item.seat]] = card_set(item.cards)
 
     def _hold(self, item: tr.Hold) -> None:
-        self.holds[_SEATS[item.seat]] = card_set(item.cards)
+        self.holds[SEAT_OF[item.seat]] = card_set(item.cards)
 
     def _faceup(self, item: tr.FaceUp) -> None:
         self.faceup = item.card
@@ -463,7 +465,7 @@ class HandChecker:
         if action is None:
             if len(_BIDS) >= 1024:  # words are the file's: keep the table small
                 _BIDS.clear()
-            action = _BIDS[key] = Bid(_SEATS[seat], word, SUIT_CODES.get(key[2] or ""))
+            action = _BIDS[key] = Bid(SEAT_OF[seat], word, SUIT_CODES.get(key[2] or ""))
         return action
 
     def _late_baloot(self, item: tr.Baloot, engine: Hand) -> None:

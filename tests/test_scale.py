@@ -52,6 +52,19 @@ def test_compressed_transcripts_give_the_same_report(games: Path, tmp_path: Path
     assert "games.btn.gz:44:1: h1.score" in out and " | = score NS " in out
 
 
+def test_a_structural_error_in_a_compressed_file_quotes_its_line(tmp_path: Path) -> None:
+    text = NONCONFORMING.read_text(encoding="utf-8")
+    first = re.search(r"^deal W .*$", text, re.M)
+    assert first is not None
+    broken = text[: first.start()] + "deal N" + text[first.start() + len("deal W") :]
+    path = tmp_path / "broken.btn.gz"
+    path.write_bytes(gzip.compress(broken.encode("utf-8")))
+    code, out, _ = run("check", str(path), "--jobs", "1")
+    line = broken[: first.start()].count("\n") + 1
+    assert code == 2 and f"broken.btn.gz:{line}:1: hand 1: a second 'deal N' line" in out
+    assert f"{line} | deal N " in out  # the decompressed line, not compressed bytes
+
+
 def test_a_damaged_compressed_file_is_an_error(tmp_path: Path, games: Path) -> None:
     cut = tmp_path / "cut.btn.gz"
     cut.write_bytes(gzip.compress(games.read_bytes())[:5000])
