@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import IO, Any
 
+from baloot_conformance.btn_statements import _Errors
 from baloot_conformance.cards import Card, Suit
 from baloot_conformance.errors import Location, TranscriptSyntaxError
 from baloot_conformance.resources import spec_path
@@ -46,7 +47,6 @@ from baloot_conformance.transcript import (
     Transcript,
     TrickClaim,
     WinnerClaim,
-    _Errors,
     load_metadata,
 )
 

@@ -11,7 +11,7 @@ from btn_strategies import mutated, respelled, transcripts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baloot_conformance import transcript as transcript_module
+from baloot_conformance import btn_statements
 from baloot_conformance.cards import Card, Suit
 from baloot_conformance.errors import TranscriptSyntaxError
 from baloot_conformance.transcript import (
@@ -364,7 +364,7 @@ def test_repeated_lines_give_their_statements_again(
     from baloot_conformance.ruleset import load_ruleset
 
     text = "".join(generate_games(load_ruleset("saudi"), 11, games=2))
-    monkeypatch.setattr(transcript_module, "_MEMO_LINES", memo_lines)
+    monkeypatch.setattr(btn_statements, "_MEMO_LINES", memo_lines)
     statements = fast_statements(text)
     assert len({s[0:2] for s in statements}) < len(statements) * 3 // 4  # many repeats
     assert statements == lark_statements(text)
@@ -392,16 +392,16 @@ def test_only_the_kit_error_comes_out(data: st.DataObject) -> None:
 def test_fast_path_needs_no_lark_for_valid_lines(data: st.DataObject) -> None:
     """Every spelling the generator produces is recognised without the Lark fallback."""
     text = data.draw(respelled(data.draw(transcripts(max_hands=2))))
-    original = transcript_module._slow_statement
+    original = btn_statements._slow_statement
 
     def refuse(line: str, number: int, errors: object) -> object:
         raise AssertionError(f"line {number} took the slow path: {line!r}")
 
-    transcript_module._slow_statement = refuse  # type: ignore[assignment]
+    btn_statements._slow_statement = refuse  # type: ignore[assignment]
     try:
         fast_statements(text)
     finally:
-        transcript_module._slow_statement = original
+        btn_statements._slow_statement = original
 
 
 def test_game_runs_cut_before_hands_that_start_a_game() -> None:
@@ -444,7 +444,7 @@ _CARD_WORDS = st.sampled_from(["7C", "TH", "10S", "AD", "KC", "Q♠", "1C", "QS"
 def test_a_trick_line_read_by_splitting_is_read_as_its_pattern_reads_it(
     number: str, plays: list[tuple[str, str]], claim: str, tail: str, comma: str
 ) -> None:
-    from baloot_conformance.transcript import _FAST, _split_trick
+    from baloot_conformance.btn_statements import _FAST, _split_trick
 
     line = f"trick {number}: " + comma.join(f"{s} {c}" for s, c in plays) + claim + tail
     match = _FAST["trick"][0](line)
