@@ -777,8 +777,9 @@ def _statements(
     # Engines repeat many lines word for word ("bid W pass", "= result made"): about half of
     # a generated game's lines were seen before. A line's statement is the same wherever it
     # stands, so the fast path's result is kept by text (its values are immutable), in a memo
-    # emptied when full, so that memory stays bounded.
-    memo: dict[str, tuple[str, tuple[Any, ...], str | None]] = {}
+    # shared by every reader of the process (a parallel check reads many runs of a file)
+    # and emptied when full, so that memory stays bounded.
+    memo = _MEMO
     for number, text in lines:
         seen = memo.get(text)
         if seen is not None:
@@ -824,6 +825,7 @@ def _statements(
 
 
 _MEMO_LINES = 4096  # distinct lines remembered by the fast path (see _statements)
+_MEMO: dict[str, tuple[str, tuple[Any, ...], str | None]] = {}
 
 
 def _metadata(start: int, opening: str, lines: Iterable[tuple[int, str]], errors: _Errors) -> Stmt:

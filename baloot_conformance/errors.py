@@ -11,15 +11,21 @@ Kept apart, python-chess style: ruleset problems (:class:`SpecError`, with
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def by_fields(value: Any) -> tuple[type, tuple[Any, ...]]:
-    """``__reduce__`` for a frozen, slotted dataclass: pickled as its fields in order, and
-    unpickled through its constructor. The default goes through the class's field list for
-    every object, twice as slow; worker processes send verdicts back by the thousand."""
-    return type(value), tuple([getattr(value, name) for name in value.__slots__])
+    """``__reduce__`` for a frozen dataclass: pickled as its fields in order, and unpickled
+    through its constructor. The default goes through the class's field list for every
+    object, twice as slow; worker processes send verdicts back by the thousand."""
+    cls = type(value)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return cls, tuple([getattr(value, name) for name in names])
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +36,8 @@ class Location:
     line: int
     column: int
 
-    __reduce__ = by_fields
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.column}"

@@ -76,7 +76,8 @@ class Divergence:
     table: Table | None = None
     """The table at this point, for a root divergence when pictures are asked for."""
 
-    __reduce__ = by_fields
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,8 @@ class HandVerdict:
     """What the hand does not log and so could not be checked (a partial transcript), one
     phrase each, e.g. ``the auction (no 'bid' lines)``."""
 
-    __reduce__ = by_fields
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +144,9 @@ class FileError:
     path: str
     message: str
     """The error as the kit prints it (``file:line:col: ...`` with its hint)."""
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)
 
 
 # --- replaying a hand ----------------------------------------------------------------------

@@ -13,7 +13,12 @@ user runs them (best of R runs; these machines' speed swings by a third between 
 - peak memory of ``check`` on 1 MB and on 100 MB of transcript;
 - with ``--callgrind`` (needs valgrind; some 30 s more), the instructions per hand of
   ``check --jobs 1`` and of its start-up, counted by callgrind (``bench/callgrind.py``): the
-  figures that do not move with the machine's load.
+  figures that do not move with the machine's load;
+- the compiled build (``tools/mypyc_build.py``, built first into a temporary folder: about a
+  minute, and it needs a C compiler): start-up, ``--jobs 1`` with plain claims and with
+  ``= legal`` claims, ``--jobs 2``, its share of the bare judge, and its speed-up over the
+  pure build; its runs take turns with the pure build's, so the ratios are fair.
+  ``--pure-only`` leaves it out.
 
 Each figure is printed with its ratio to the baseline (above 1 is better). ``--write``
 stores this run's figures as the new baseline. Not a test: nothing here is asserted.
@@ -41,6 +46,7 @@ from baloot_conformance.generate import generate_games
 from baloot_conformance.ruleset import load_ruleset
 
 BASELINE = Path(__file__).resolve().parent / "baseline.json"
+TOOLS = Path(__file__).resolve().parent.parent / "tools"
 CLI = [sys.executable, "-m", "baloot_conformance"]
 #: Whether a larger figure is better, per figure.
 HIGHER_IS_BETTER = {
@@ -56,22 +62,35 @@ HIGHER_IS_BETTER = {
     "peak_mb_100mb": False,
     "check_instructions_per_hand": False,
     "startup_instructions": False,
+    "compiled_startup_s": False,
+    "compiled_check_jobs1_hands_per_s": True,
+    "compiled_check_legal_jobs1_hands_per_s": True,
+    "compiled_check_jobs2_hands_per_s": True,
+    "compiled_jobs2_speedup": True,
+    "compiled_share_of_bare": True,
+    "compiled_speedup": True,
 }
+#: A command: its argv and the PYTHONPATH it runs with (None: the environment's own kit).
+Command = tuple[list[str], "str | None"]
 
 
-def best_seconds(argv: list[str], repeat: int) -> float:
-    return best_of(repeat, argv)[0]
-
-
-def best_of(repeat: int, *commands: list[str]) -> list[float]:
+def best_of(repeat: int, *commands: Command) -> list[float]:
     """Each command's best time of ``repeat`` runs, the commands taking turns, so that a
-    slow spell of the machine falls on all of them alike (their ratios are then fair)."""
+    slow spell of the machine falls on all of them alike (their ratios are then fair). The
+    commands run in an empty folder: ``python -m`` would put a checkout ahead of PYTHONPATH."""
     best = [float("inf")] * len(commands)
-    for _ in range(repeat):
-        for k, argv in enumerate(commands):
-            start = time.perf_counter()
-            subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-            best[k] = min(best[k], time.perf_counter() - start)
+    with tempfile.TemporaryDirectory() as empty:
+        for _ in range(repeat):
+            for k, (argv, path) in enumerate(commands):
+                env = dict(os.environ)
+                env.pop("PYTHONPATH", None)
+                if path is not None:
+                    env["PYTHONPATH"] = path
+                start = time.perf_counter()
+                done = subprocess.run(argv, cwd=empty, env=env, capture_output=True, check=False)
+                best[k] = min(best[k], time.perf_counter() - start)
+                if done.returncode != 0:
+                    raise SystemExit(f"{argv} failed:\n{done.stderr.decode()[-2000:]}")
     return best
 
 
@@ -88,31 +107,44 @@ def legal_file(path: Path, hands: int) -> int:
     return path.read_text(encoding="utf-8").count("\nhand ")
 
 
-def measure(hands: int, repeat: int, folder: Path) -> dict[str, float]:
+def measure(hands: int, repeat: int, folder: Path, compiled: str | None) -> dict[str, float]:
+    """Every figure; those of the compiled build too when ``compiled`` (its folder) is given."""
     figures: dict[str, float] = {}
     one = folder / "one.btn"
     one.write_text("".join(generate_games(load_ruleset("saudi"), 3, hands=1)), encoding="utf-8")
     games = folder / "games.btn"
     count = write_games(games, hands, 1)
-    startup, jobs1, jobs2 = best_of(
-        repeat, check_argv(one, 1), check_argv(games, 1), check_argv(games, 2)
-    )
-    figures["startup_s"] = startup
-    figures["check_jobs1_hands_per_s"] = count / (jobs1 - startup)
-    figures["check_jobs2_hands_per_s"] = count / (jobs2 - startup)
-    figures["jobs2_speedup"] = (jobs1 - startup) / (jobs2 - startup)
+    legal = folder / "legal.btn"
+    legal_count = legal_file(legal, hands // 2)
+    builds = [None] if compiled is None else [None, compiled]
+    if compiled is not None:
+        same_reports(compiled, [games, legal], folder)
+    commands = [
+        (check_argv(path, jobs), kit)
+        for kit in builds
+        for path, jobs in ((one, 1), (games, 1), (games, 2), (legal, 1))
+    ]
+    times = best_of(repeat, *commands)
     bare = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
         judge(str(games))
         bare = min(bare, time.perf_counter() - start)
     figures["bare_judge_hands_per_s"] = count / bare
-    figures["check_share_of_bare"] = figures["check_jobs1_hands_per_s"] / (count / bare)
-    legal = folder / "legal.btn"
-    legal_count = legal_file(legal, hands // 2)
-    figures["check_legal_jobs1_hands_per_s"] = legal_count / (
-        best_seconds(check_argv(legal, 1), repeat) - startup
-    )
+    for k, kit in enumerate(builds):
+        startup, jobs1, jobs2, legal_s = times[4 * k : 4 * k + 4]
+        prefix = "" if kit is None else "compiled_"
+        figures[f"{prefix}startup_s"] = startup
+        figures[f"{prefix}check_jobs1_hands_per_s"] = count / (jobs1 - startup)
+        figures[f"{prefix}check_jobs2_hands_per_s"] = count / (jobs2 - startup)
+        figures[f"{prefix}jobs2_speedup"] = (jobs1 - startup) / (jobs2 - startup)
+        figures[f"{prefix}check_legal_jobs1_hands_per_s"] = legal_count / (legal_s - startup)
+        share = "check_share_of_bare" if kit is None else "compiled_share_of_bare"
+        figures[share] = figures[f"{prefix}check_jobs1_hands_per_s"] / (count / bare)
+    if compiled is not None:
+        figures["compiled_speedup"] = (
+            figures["compiled_check_jobs1_hands_per_s"] / figures["check_jobs1_hands_per_s"]
+        )
     sample = positions(20_000)
     best = float("inf")
     for _ in range(repeat):
@@ -126,6 +158,20 @@ def measure(hands: int, repeat: int, folder: Path) -> dict[str, float]:
         _, kb = peak_kb(check_argv(path, 1))
         figures[f"peak_mb_{size}mb"] = kb / 1024
     return figures
+
+
+def same_reports(compiled: str, files: list[Path], folder: Path) -> None:
+    """Stop unless the compiled build's JSON reports on ``files`` are the pure build's."""
+    for path in files:
+        reports: list[bytes] = []
+        for kit in (None, compiled):
+            out = folder / f"report-{len(reports)}.jsonl"
+            argv = [*check_argv(path, 1)[:-1], str(out)]
+            best_of(1, (argv, kit))
+            reports.append(out.read_bytes())
+        if reports[0] != reports[1]:
+            raise SystemExit(f"the compiled build's report on {path} differs from the pure one's")
+    print(f"the compiled build's reports equal the pure build's on {len(files)} files")
 
 
 def callgrind_figures() -> dict[str, float]:
@@ -145,20 +191,34 @@ def main() -> None:
     parser.add_argument(
         "--callgrind", action="store_true", help="also count instructions (needs valgrind)"
     )
+    parser.add_argument(
+        "--pure-only", action="store_true", help="leave out the compiled build (no compiler)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temp:
-        figures = measure(args.hands, args.repeat, Path(temp))
+        compiled = None
+        if not args.pure_only:
+            print("building the compiled build (about a minute)...", file=sys.stderr)
+            with open(Path(temp) / "build.log", "w") as log:
+                subprocess.run(
+                    [sys.executable, str(TOOLS / "mypyc_build.py"), str(Path(temp) / "compiled")],
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    check=True,
+                )
+            compiled = str(Path(temp) / "compiled")
+        figures = measure(args.hands, args.repeat, Path(temp), compiled)
     if args.callgrind:
         figures.update(callgrind_figures())
     baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
     stored = baseline.get("figures", {})
-    print(f"{'figure':<32} {'now':>12} {'baseline':>12} {'ratio':>7}")
+    print(f"{'figure':<40} {'now':>12} {'baseline':>12} {'ratio':>7}")
     for name, value in figures.items():
         old = stored.get(name)
         ratio = ""
         if old:
             ratio = f"{(value / old if HIGHER_IS_BETTER[name] else old / value):.2f}"
-        print(f"{name:<32} {value:>12,.2f} {old or 0:>12,.2f} {ratio:>7}")
+        print(f"{name:<40} {value:>12,.2f} {old or 0:>12,.2f} {ratio:>7}")
     if args.write:
         note = f"best of {args.repeat}, {args.hands} hands, {time.strftime('%Y-%m-%d')}"
         BASELINE.write_text(json.dumps({"measured": note, "figures": figures}, indent=2) + "\n")

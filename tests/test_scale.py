@@ -98,6 +98,31 @@ def test_a_file_that_breaks_midway_reports_alike_on_any_number_of_jobs(
     assert f"broken.btn:{at + 1}:" in text[1]
 
 
+class _FailsToUnpickle:
+    """A worker's result that cannot be read back in the parent."""
+
+    def __reduce__(self) -> tuple[object, tuple[()]]:
+        return _refuse, ()
+
+
+def _refuse() -> None:
+    raise RuntimeError("this result cannot be unpickled")
+
+
+def test_a_result_that_cannot_be_read_back_raises_instead_of_hanging(
+    games: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool's own unpickling would die in its result thread and leave the parent
+    waiting for ever; the parent unpickles the workers' results itself."""
+    from baloot_conformance.cli import check_commands
+
+    monkeypatch.setattr(
+        check_commands, "_check_task", lambda task: ([_FailsToUnpickle()], [], False)
+    )
+    with pytest.raises(RuntimeError, match="cannot be unpickled"):
+        run("check", str(games), "--jobs", "2")
+
+
 def test_a_folder_is_read_recursively(tmp_path: Path, games: Path) -> None:
     (tmp_path / "a" / "b").mkdir(parents=True)
     (tmp_path / "a" / "b" / "one.btn.gz").write_bytes(gzip.compress(games.read_bytes()))

@@ -368,6 +368,9 @@ def test_repeated_lines_give_their_statements_again(
     statements = fast_statements(text)
     assert len({s[0:2] for s in statements}) < len(statements) * 3 // 4  # many repeats
     assert statements == lark_statements(text)
+    # The memo is the process's: another transcript is read with the lines of this one known.
+    other = "".join(generate_games(load_ruleset("saudi"), 12, games=2))
+    assert fast_statements(other) == lark_statements(other)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
-from baloot_conformance import __version__
+from baloot_conformance import __version__, build_kind
 from baloot_conformance.cli import (
     btn_commands,
     check_commands,
@@ -49,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__} ({build_kind.describe()})"
+    )
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for module in (
         check_commands,

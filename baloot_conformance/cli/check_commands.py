@@ -14,6 +14,7 @@ import io
 import itertools
 import multiprocessing
 import os
+import pickle
 import sys
 import time
 from collections import deque
@@ -317,13 +318,13 @@ def _run(
         return
     gc.freeze()  # the workers inherit the heap: a collection in them must not copy it
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        pending: deque[AsyncResult[_Result]] = deque()
+        pending: deque[AsyncResult[bytes]] = deque()
         for task in itertools.chain(head, tasks):
-            pending.append(pool.apply_async(_check_task, (task,)))
+            pending.append(pool.apply_async(_check_task_pickled, (task,)))
             if len(pending) >= 3 * jobs:
-                yield pending.popleft().get()
+                yield pickle.loads(pending.popleft().get())
         while pending:
-            yield pending.popleft().get()
+            yield pickle.loads(pending.popleft().get())
 
 
 _Options = tuple[frozenset[str], bool, bool, bool]
@@ -439,6 +440,13 @@ def _check_task(task: _Task) -> _Result:
         ]
         return rendered, problems, continues
     return list(_task_verdicts(task, problems)), problems, continues
+
+
+def _check_task_pickled(task: _Task) -> bytes:
+    """:func:`_check_task`, its result pickled by the worker: the parent unpickles it itself,
+    so that a result that fails to unpickle raises there (the pool's own unpickling would die
+    in its result thread and leave the parent waiting for ever)."""
+    return pickle.dumps(_check_task(task), pickle.HIGHEST_PROTOCOL)
 
 
 def _task_verdicts(task: _Task, problems: list[FileError]) -> Iterator[HandVerdict]:

@@ -1,0 +1,117 @@
+"""The optional compiled build: the kit's hot modules compiled to C extensions with mypyc.
+
+    python tools/mypyc_build.py DEST [--opt-level N]
+
+writes to ``DEST/baloot_conformance`` a copy of the installed (or checked-out) package, data
+included, with the modules of :data:`COMPILED` compiled beside their sources; run it with
+``PYTHONPATH=DEST``. ``HATCH_BUILD_HOOK_ENABLE_CUSTOM=true pip install .`` installs the same
+build (``hatch_build.py`` calls :func:`compile_modules`).
+
+The pure-Python package stays the reference. The compiled modules are these same sources
+(mypyc turns type-annotated Python into C), and ``tests/test_compiled.py`` checks that both
+builds give byte-identical reports; ``BALOOT_CONFORMANCE_PURE=1`` makes a compiled install
+run its Python sources. Needs ``mypy`` (which ships mypyc), ``setuptools`` and a C compiler
+with the Python headers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+#: The modules compiled, relative to the folder that holds the package: where a passing hand
+#: spends its time (statements, hand building, the interpreter, verdicts, the fast lane).
+#: ``btn_items`` is left out on purpose: items are built with ``object.__new__``, which needs
+#: ordinary classes, and every module must see the same item classes.
+COMPILED = (
+    "baloot_conformance/errors.py",
+    "baloot_conformance/btn_statements.py",
+    "baloot_conformance/btn_builder.py",
+    "baloot_conformance/engine/__init__.py",
+    "baloot_conformance/engine/actions.py",
+    "baloot_conformance/engine/auction.py",
+    "baloot_conformance/engine/game.py",
+    "baloot_conformance/engine/hand.py",
+    "baloot_conformance/engine/model.py",
+    "baloot_conformance/engine/play.py",
+    "baloot_conformance/engine/playout.py",
+    "baloot_conformance/engine/projects.py",
+    "baloot_conformance/engine/scoring.py",
+    "baloot_conformance/engine/trace.py",
+    "baloot_conformance/verdict.py",
+    "baloot_conformance/fast_lane.py",
+)
+#: The name of the shared library mypyc writes beside the package (its runtime and code).
+GROUP = "baloot_conformance"
+
+
+def compile_modules(root: Path, build_dir: Path, opt_level: str = "3") -> list[Path]:
+    """Compile the :data:`COMPILED` modules of the package under ``root``, in place: each
+    extension module is written beside its source, and the shared library at ``root``.
+    ``build_dir`` holds the generated C and objects. Returns the files written."""
+    from mypyc.build import mypycify
+    from setuptools import Distribution
+
+    before = set(root.rglob("*.so")) | set(root.rglob("*.pyd"))
+    here = os.getcwd()
+    os.chdir(root)  # mypyc names modules by their paths relative to the working folder
+    try:
+        extensions = mypycify(
+            # jsonschema ships no types (the project's mypy settings ignore it likewise)
+            ["--ignore-missing-imports", *COMPILED],
+            opt_level=opt_level,
+            target_dir=str(build_dir / "c"),
+            group_name=GROUP,
+        )
+        dist = Distribution({"name": "baloot-conformance-compiled", "ext_modules": extensions})
+        dist.command_options["build_ext"] = {  # as "setup.py build_ext --inplace ..." sets them
+            "inplace": ("mypyc_build", "1"),
+            "build_temp": ("mypyc_build", str(build_dir / "temp")),
+            "build_lib": ("mypyc_build", str(build_dir / "lib")),
+        }
+        dist.run_command("build_ext")
+    finally:
+        os.chdir(here)
+    return sorted((set(root.rglob("*.so")) | set(root.rglob("*.pyd"))) - before)
+
+
+def compiled_copy(dest: Path, opt_level: str = "3") -> list[Path]:
+    """Copy the package (its sources and shipped data) to ``dest/baloot_conformance`` and
+    compile it there. Returns the extension files written."""
+    import baloot_conformance
+    from baloot_conformance.resources import data_root
+
+    package = Path(baloot_conformance.__file__).resolve().parent
+    target = dest / "baloot_conformance"
+    shutil.copytree(package, target, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    data = target / "_data"
+    if not data.is_dir():  # a source checkout: the data sits at the top of the repository
+        for name in ("spec", "grammar", "fixtures"):
+            shutil.copytree(data_root() / name, data / name)
+    with tempfile.TemporaryDirectory(prefix="mypyc-build-") as build:
+        written = compile_modules(dest, Path(build), opt_level)
+    compileall.compile_dir(target, quiet=1)  # the bytecode of the rest, as an install has it
+    return written
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dest", type=Path, help="folder to write the compiled package to")
+    parser.add_argument("--opt-level", default="3", help="C optimisation level (3)")
+    args = parser.parse_args()
+    if (args.dest / "baloot_conformance").exists():
+        sys.exit(f"error: {args.dest / 'baloot_conformance'} exists; choose an empty folder")
+    written = compiled_copy(args.dest, args.opt_level)
+    print(f"compiled {len(written)} extension modules into {args.dest}")
+    # The console script, not ``python -m``: that would put the working folder (perhaps a
+    # checkout holding the pure package) ahead of PYTHONPATH.
+    print(f"run it with: PYTHONPATH={args.dest} baloot-conformance check FILE")
+
+
+if __name__ == "__main__":
+    main()
