@@ -36,7 +36,7 @@ from baloot_conformance.btn_items import (
     Play,
     Rest,
 )
-from baloot_conformance.btn_statements import Stmt, _Errors
+from baloot_conformance.btn_statements import _STATEMENT_WORDS, Stmt, _Errors
 from baloot_conformance.cards import Card
 from baloot_conformance.errors import TranscriptSyntaxError
 
@@ -44,23 +44,7 @@ from baloot_conformance.errors import TranscriptSyntaxError
 # Layer 4: hands
 # ---------------------------------------------------------------------------------------------
 
-_EVENT_KINDS = frozenset(
-    [
-        "start",
-        "dealer",
-        "deal",
-        "hold",
-        "faceup",
-        "bid",
-        "raise",
-        "rest",
-        "declare",
-        "baloot",
-        "trick",
-        "play",
-        "foul",
-    ]
-)
+_EVENT_KINDS = frozenset(_STATEMENT_WORDS) - {"hand"}  # the statements that are events
 _CARD_COUNTS = {"deal": (5,), "hold": (8,), "rest": (2, 3)}
 _TARGET = re.compile(r"t([0-9]+)\.p([1-4])")
 

@@ -106,7 +106,17 @@ def main() -> None:
     args = parser.parse_args()
     if (args.dest / "baloot_conformance").exists():
         sys.exit(f"error: {args.dest / 'baloot_conformance'} exists; choose an empty folder")
-    written = compiled_copy(args.dest, args.opt_level)
+    try:
+        written = compiled_copy(args.dest, args.opt_level)
+    except ModuleNotFoundError as exc:
+        sys.exit(f"error: the compiled build needs {exc.name}: pip install mypy setuptools")
+    except Exception as exc:
+        if not type(exc).__module__.startswith(("distutils", "setuptools")):
+            raise
+        sys.exit(  # the compiler's own lines are above
+            f"error: the C build failed ({exc}); it needs a C compiler and the Python headers "
+            "(on Debian: apt install gcc python3-dev)"
+        )
     print(f"compiled {len(written)} extension modules into {args.dest}")
     # The console script, not ``python -m``: that would put the working folder (perhaps a
     # checkout holding the pure package) ahead of PYTHONPATH.
