@@ -24,9 +24,15 @@ class CustomBuildHook(BuildHookInterface):
         sys.path.insert(0, str(Path(self.root) / "tools"))
         from mypyc_build import compile_modules
 
-        work = Path(tempfile.mkdtemp(prefix="baloot-mypyc-"))
-        shutil.copytree(Path(self.root) / "baloot_conformance", work / "src" / "baloot_conformance")
-        for built in compile_modules(work / "src", work / "build"):
-            build_data["force_include"][str(built)] = str(built.relative_to(work / "src"))
+        self.work = Path(tempfile.mkdtemp(prefix="baloot-mypyc-"))
+        source = self.work / "src"
+        shutil.copytree(Path(self.root) / "baloot_conformance", source / "baloot_conformance")
+        for built in compile_modules(source, self.work / "build"):
+            build_data["force_include"][str(built)] = str(built.relative_to(source))
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        work = getattr(self, "work", None)
+        if work is not None:  # the wheel holds the extension modules now
+            shutil.rmtree(work, ignore_errors=True)
