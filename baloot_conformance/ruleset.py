@@ -1105,12 +1105,21 @@ def _load_path_checked(reference: str | Path) -> _Document:
             hint="give a shipped ruleset id (see 'baloot-conformance spec list') or a .yaml file",
         )
     doc = _resolve(path, (), None)
+    _check_valid(doc)
+    return doc
+
+
+def _check_valid(doc: _Document) -> None:
+    """Validate ``doc`` (the schema, then the semantic checks) unless this kit has recorded
+    it valid already (:func:`_validated`); record it when it passes.
+
+    Raises:
+        SpecError: the document is not valid; ``problems`` lists everything found.
+    """
     known = _validated(doc)
     if known is not None and known.exists():
-        return doc
-    problems = _schema_problems(doc)
-    if not problems:
-        problems = _semantic_problems(doc)
+        return
+    problems = _schema_problems(doc) or _semantic_problems(doc)
     if problems:
         head = problems[0]
         raise SpecError(
@@ -1120,7 +1129,6 @@ def _load_path_checked(reference: str | Path) -> _Document:
         with contextlib.suppress(OSError):  # no record: the next run validates again
             known.parent.mkdir(mode=0o700, exist_ok=True)
             known.touch()
-    return doc
 
 
 def _validated(doc: _Document) -> Path | None:
@@ -1167,12 +1175,7 @@ def derive_ruleset(base: Ruleset, changes: Mapping[str, Mapping[str, Any]], id: 
         data[section][name] = json.loads(canonical_json(rule))
     data["id"] = id
     doc = _Document(f"<{id}>", data, lineage=(id, *base.lineage))
-    problems = _schema_problems(doc) or _semantic_problems(doc)
-    if problems:
-        head = problems[0]
-        raise SpecError(
-            head.message, location=head.location, hint=head.hint, problems=tuple(problems)
-        )
+    _check_valid(doc)  # spec diffs and inference derive the same variants again and again
     digest = "sha256:" + hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
     return _typed(doc, digest)
 

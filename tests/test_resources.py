@@ -74,6 +74,33 @@ def test_a_ruleset_validated_once_is_not_validated_again(
         ruleset_module.load_ruleset("majlis")
 
 
+def test_a_derived_ruleset_validated_once_is_not_validated_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Spec diffs and inference derive the same one-rule variants again and again."""
+    from baloot_conformance import ruleset as ruleset_module
+    from baloot_conformance.errors import SpecError
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    saudi = ruleset_module.load_ruleset("saudi")
+    rule = dict(saudi.document["play"]["hokum.underruff"], option="free")
+    first = ruleset_module.derive_ruleset(saudi, {"play.hokum.underruff": rule}, "variant")
+
+    def refuse(doc: object) -> list[object]:
+        raise AssertionError("validated again")
+
+    monkeypatch.setattr(ruleset_module, "_schema_problems", refuse)
+    again = ruleset_module.derive_ruleset(saudi, {"play.hokum.underruff": rule}, "variant")
+    assert again.digest == first.digest
+    # An invalid variant is never recorded: it is refused every time.
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    bad = dict(rule, option="sometimes")
+    for _ in range(2):
+        with pytest.raises(SpecError, match="sometimes"):
+            ruleset_module.derive_ruleset(saudi, {"play.hokum.underruff": bad}, "bad")
+
+
 def test_an_invalid_ruleset_is_refused_every_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
