@@ -1,26 +1,21 @@
 """Reading BTN, the Baloot Transcript Notation: text to typed events and claims.
 
-The grammar ``grammar/btn.lark`` is the normative definition of the syntax. Parsing a large
-file through a Lark tree is slow, so each line is first tried by a fast path (one compiled
-regular expression per statement, mirroring the grammar); a line the fast path does not
-recognise is handed to the Lark parser, which either accepts it (the same statement comes out)
-or explains what was expected. A differential test checks that both front ends agree.
-
 Reading is streaming: :class:`TranscriptReader` reads the header, then yields one
-:class:`Hand` at a time, so memory is bounded by the largest hand, not by the file.
+:class:`Hand` at a time, so memory is bounded by the largest hand, not by the file. This
+module is the reader and the public face of reading; its layers live in modules of their own
+(each usable alone: the tests use them to compare the front ends), and nothing outside them
+parses BTN text:
 
-Items (events and claims) are plain slotted dataclasses, compared by value, and the reader
-builds fresh ones for every hand: a frozen class would make each of them several times
-slower to build, and the reader builds a few dozen per hand. Containers (:class:`Hand`,
-:class:`Transcript`) are frozen.
+1. lines, 2. statements, 3. layout (:mod:`~baloot_conformance.btn_statements`): bytes or text
+   to ``(line number, text)`` with a line-length limit and UTF-8 checks; one :data:`Stmt` tuple
+   per line (a fast path, or the Lark grammar ``grammar/btn.lark`` for the hard cases); the
+   version line first, the metadata block, header tags, then hands;
+4. hands (:mod:`~baloot_conformance.btn_builder`): structural checks that need no rules (a
+   card dealt twice, a missing seat, a claim before the event it refers to, ...) and the
+   stable positions (``h2.t5.p3``).
 
-Layers, each usable on its own (the tests use them to compare the front ends):
-
-1. lines: bytes or text to ``(line number, text)`` with a line-length limit and UTF-8 checks;
-2. statements: one :data:`Stmt` tuple per line (fast path, or Lark for the hard cases);
-3. layout: the version line first, the metadata block, header tags, then hands;
-4. hands: structural checks that need no rules (a card dealt twice, a missing seat, a claim
-   before the event it refers to, ...) and the stable positions (``h2.t5.p3``).
+The items they build (events, claims, hands, transcripts) are in
+:mod:`~baloot_conformance.btn_items`, and are re-exported here.
 """
 
 from __future__ import annotations
