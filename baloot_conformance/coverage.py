@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from baloot_conformance import transcript as tr
+from baloot_conformance import btn
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.fixtures import Fixture, run_fixture
 from baloot_conformance.ruleset import Ruleset
@@ -86,7 +86,7 @@ def trace_transcript(path: Path, ruleset: Ruleset) -> Traced:
         TranscriptSyntaxError: the file is not valid BTN.
     """
     trace = Trace()
-    with tr.TranscriptReader(path, str(path)) as reader:
+    with btn.TranscriptReader(path, str(path)) as reader:
         for _ in check_hands(reader, str(path), ruleset, trace=trace):
             pass
     return Traced(str(path), trace)

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from baloot_conformance import transcript as tr
+from baloot_conformance import btn
 from baloot_conformance.engine.playout import Policy
 from baloot_conformance.errors import SpecError
 from baloot_conformance.generate import generate_games
@@ -232,7 +232,7 @@ _STARTS = ((0, 0), (101, 40), (40, 101), (99, 100), (140, 135), (120, 150), (151
 
 def verdicts(text: str, ruleset: Ruleset) -> list[HandVerdict]:
     """The verdict on every hand of a BTN text under ``ruleset``."""
-    with tr.TranscriptReader(io.StringIO(text), "<witness>") as reader:
+    with btn.TranscriptReader(io.StringIO(text), "<witness>") as reader:
         return list(check_hands(reader, "<witness>", ruleset))
 
 

@@ -1,13 +1,13 @@
 """The fast lane of replay: a hand that passes, judged straight from its statements.
 
 A transcript's reader hands each hand over as its statements (:meth:`TranscriptReader.chunks
-<baloot_conformance.transcript.TranscriptReader.chunks>`). The reference path builds the
+<baloot_conformance.btn.TranscriptReader.chunks>`). The reference path builds the
 hand's items, then replays them (:func:`~baloot_conformance.verdict.check_hand`). Most hands
 of a day's logs pass, and for those most of that work is positions and objects nobody reads:
 32 play items, their position strings, a dispatch per item. The fast lane replays the same
 hand with the same parts and skips only that work:
 
-- the structural checks are the reference's own (:class:`~baloot_conformance.transcript.
+- the structural checks are the reference's own (:class:`~baloot_conformance.btn.
   HandBuilder`), without building the items of the cards;
 - every event and claim but the cards goes through the reference's
   :class:`~baloot_conformance.verdict.HandChecker`, item by item;
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from baloot_conformance import transcript as tr
+from baloot_conformance import btn
 from baloot_conformance.cards import Card
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import HandResult
@@ -50,7 +50,7 @@ class _GiveUp(Exception):
 
 
 def check_chunks(
-    reader: tr.TranscriptReader, path: str, ruleset: Ruleset, pictures: bool = False
+    reader: btn.TranscriptReader, path: str, ruleset: Ruleset, pictures: bool = False
 ) -> Iterator[HandVerdict]:
     """:func:`~baloot_conformance.verdict.check_hands` over a reader: the same verdicts, each
     hand through the fast lane when it passes there, else through the reference path
@@ -84,7 +84,7 @@ def check_chunks(
         expected_dealer = result.next_dealer if result else None
 
 
-def _starts_game(chunk: tr.HandChunk) -> bool:
+def _starts_game(chunk: btn.HandChunk) -> bool:
     """:func:`~baloot_conformance.verdict.starts_game` on statements: the first event is a
     ``start`` line."""
     for stmt in chunk.body:
@@ -95,8 +95,8 @@ def _starts_game(chunk: tr.HandChunk) -> bool:
 
 
 def _judge(
-    chunk: tr.HandChunk,
-    builder: tr.HandBuilder,
+    chunk: btn.HandChunk,
+    builder: btn.HandBuilder,
     rules: Ruleset,
     path: str,
     name: str,
@@ -121,7 +121,7 @@ def _judge(
     return checker.verdict_at(f"h{v[0]}", line, column, None), checker.result
 
 
-def _scan(body: list[tr.Stmt], checker: HandChecker) -> None:
+def _scan(body: list[btn.Stmt], checker: HandChecker) -> None:
     """:meth:`HandChecker.scan` on statements, for a hand that logs its auction and its four
     ``rest`` lines before the play (or does not play: a void hand)."""
     kinds = {stmt[0] for stmt in body}
@@ -148,7 +148,7 @@ _PLAY_ITEMS = frozenset({"declare", "baloot", "=legal", "=trick"})
 _CLOSING_KINDS = frozenset({"=team", "=result", "=kaboot", "=winner"})
 
 
-def _replay(body: list[tr.Stmt], builder: tr.HandBuilder, checker: HandChecker) -> None:
+def _replay(body: list[btn.Stmt], builder: btn.HandBuilder, checker: HandChecker) -> None:
     """Check the statements' order and replay them as the checker does; raises at the first
     thing the lane leaves to the reference path.
 
@@ -222,7 +222,7 @@ def _replay(body: list[tr.Stmt], builder: tr.HandBuilder, checker: HandChecker) 
             dealt |= cards
             checker.events += 1
             if not number and engine.phase in ("auction", "completion"):
-                first = tr.Rest(
+                first = btn.Rest(
                     position="", line=line, column=column, seat=seat_name, cards=cards_given
                 )
                 checker.complete(first)
@@ -291,18 +291,18 @@ def _replay(body: list[tr.Stmt], builder: tr.HandBuilder, checker: HandChecker) 
         stmt = following
 
 
-def _as_item(stmt: tr.Stmt, builder: tr.HandBuilder, checker: HandChecker) -> None:
+def _as_item(stmt: btn.Stmt, builder: btn.HandBuilder, checker: HandChecker) -> None:
     """A statement the lane leaves to the reference's parts: the builder checks it and makes
     its item, the checker applies or checks the item."""
     builder.add(stmt)
     item = builder.items[-1]
-    if isinstance(item, tr.Claim):
+    if isinstance(item, btn.Claim):
         checker.claim(item)
-    elif isinstance(item, tr.Event):
+    elif isinstance(item, btn.Event):
         checker.event(item)
 
 
-def _next(stmts: Iterator[tr.Stmt]) -> tr.Stmt:
+def _next(stmts: Iterator[btn.Stmt]) -> btn.Stmt:
     """The next statement but comments; the end of the hand gives up (too short)."""
     for stmt in stmts:
         if stmt[0] != "comment":
@@ -311,11 +311,11 @@ def _next(stmts: Iterator[tr.Stmt]) -> tr.Stmt:
 
 
 #: Where an error would point when the lane gives up anyway (it never reports one).
-_NOWHERE = tr.Event(position="")
+_NOWHERE = btn.Event(position="")
 
 
 def _card(
-    checker: HandChecker, stmt: tr.Stmt, seat: str, card: Card, trick: int, index: int
+    checker: HandChecker, stmt: btn.Stmt, seat: str, card: Card, trick: int, index: int
 ) -> None:
     """One card: straight to the engine in the play, else as an item through the checker
     (the first card, which may complete the deal and close the raises)."""
@@ -327,7 +327,7 @@ def _card(
         if not engine.trick:
             checker.trick_done(engine)
         return
-    item = tr.Play(
+    item = btn.Play(
         position=f"h{checker.number}.t{trick}.p{index}",
         line=stmt[2],
         column=stmt[3],

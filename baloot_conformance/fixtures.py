@@ -25,8 +25,9 @@ from typing import Any
 
 import jsonschema
 
-from baloot_conformance import transcript as tr
-from baloot_conformance.btn_writer import format_transcript
+from baloot_conformance import btn
+from baloot_conformance.btn import parse_transcript
+from baloot_conformance.btn.writer import format_transcript
 from baloot_conformance.diff import isolate, rule_documents
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.errors import BalootError, Location, TranscriptSyntaxError
@@ -37,7 +38,6 @@ from baloot_conformance.ruleset import (
     shipped_rulesets,
     yaml_key_locations,
 )
-from baloot_conformance.transcript import parse_transcript
 from baloot_conformance.verdict import HandVerdict, check_hands
 
 #: The areas of the rules, one folder each; the other folders are named for a profile.
@@ -161,7 +161,7 @@ def load_fixture(path: Path, area: str | None = None) -> Fixture:
         TranscriptSyntaxError: the head of the file (version line, metadata) is not BTN.
         FixtureError: no metadata block, or metadata that breaks the schema.
     """
-    with tr.TranscriptReader(path, str(path)) as reader:  # bytes checked as for any transcript
+    with btn.TranscriptReader(path, str(path)) as reader:  # bytes checked as for any transcript
         head = reader.head()
     text = path.read_text(encoding="utf-8")
     if head.metadata is None:
@@ -173,7 +173,7 @@ def load_fixture(path: Path, area: str | None = None) -> Fixture:
         )
     opening = next(n for n, line in enumerate(text.split("\n"), 1) if line.startswith("---"))
     keys = yaml_key_locations(head.metadata_text or "", str(path), opening + 1, True)
-    tag = next((t.value for t in head.header if isinstance(t, tr.Tag) and t.name == "Ruleset"), "")
+    tag = next((t.value for t in head.header if isinstance(t, btn.Tag) and t.name == "Ruleset"), "")
     fixture = Fixture(path, area or path.parent.name, head.metadata, text, opening, keys, tag)
     errors = sorted(
         jsonschema.Draft202012Validator(metadata_schema()).iter_errors(head.metadata),
@@ -239,7 +239,7 @@ def run_fixture(fixture: Fixture, ruleset: Ruleset | None = None) -> FixtureRun:
     trace = Trace()
     verdicts: list[HandVerdict] = []
     try:
-        with tr.TranscriptReader.from_text(fixture.text, str(fixture.path)) as reader:
+        with btn.TranscriptReader.from_text(fixture.text, str(fixture.path)) as reader:
             if ruleset is None:
                 ruleset = load_ruleset(fixture.tag or fixture.ruleset_id)
             verdicts.extend(check_hands(reader, str(fixture.path), ruleset, trace=trace))

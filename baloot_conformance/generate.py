@@ -3,7 +3,7 @@
 The games come from :mod:`baloot_conformance.engine.playout` (random but legal calls, raises,
 declarations and plays under any ruleset). This module turns each played hand into the
 notation's events and claims, with their positions, and the canonical writer
-(:mod:`baloot_conformance.btn_writer`) prints them; so ``generate`` then ``check`` passes by
+(:mod:`baloot_conformance.btn.writer`) prints them; so ``generate`` then ``check`` passes by
 construction, and the output is canonical. The tests, the benchmarks and engine authors use
 it. Deterministic per seed.
 """
@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from baloot_conformance import transcript as tr
-from baloot_conformance.btn_writer import format_hand, format_header
+from baloot_conformance import btn
+from baloot_conformance.btn.writer import format_hand, format_header
 from baloot_conformance.cards import Card
 from baloot_conformance.engine.actions import Announce, Bid, Declare, Lock, Play, Raise
 from baloot_conformance.engine.game import Game
@@ -42,8 +42,8 @@ def generate_games(
     rng = random.Random(seed)
     tags = {"Ruleset": f"{rules.id}@{rules.major}", "Engine": "baloot-conformance generate"}
     tags["Seed"] = str(seed)
-    header = tuple(tr.Tag(name=name, value=value) for name, value in tags.items())
-    yield format_header(tr.Transcript(version="1", header=header, hands=()))
+    header = tuple(btn.Tag(name=name, value=value) for name, value in tags.items())
+    yield format_header(btn.Transcript(version="1", header=header, hands=()))
     number = 0
     for _ in range(games):
         game = Game(rules, dealer=rng.randrange(4), totals=start)
@@ -54,7 +54,7 @@ def generate_games(
             hand = random_hand(rules, rng, game.dealer, totals, policy)
             game.record(hand.result())
             items = _Items(number, hand, totals, legal_claims)
-            yield format_hand(tr.Hand(number=number, items=tuple(items.build(first, game))))
+            yield format_hand(btn.Hand(number=number, items=tuple(items.build(first, game))))
             first = False
 
 
@@ -68,17 +68,17 @@ class _Items:
         self.legal = legal
         self.calls = self.declarations = self.announcements = 0
 
-    def build(self, first: bool, game: Game) -> Iterator[tr.HandItem]:
+    def build(self, first: bool, game: Game) -> Iterator[btn.HandItem]:
         hand, p = self.hand, self.p
         if first:  # a new game: its totals start here
-            yield tr.Start(position=f"{p}.start", ns=self.totals[0], ew=self.totals[1])
-        yield tr.Dealer(position=f"{p}.dealer", seat=SEAT_NAMES[hand.dealer])
+            yield btn.Start(position=f"{p}.start", ns=self.totals[0], ew=self.totals[1])
+        yield btn.Dealer(position=f"{p}.dealer", seat=SEAT_NAMES[hand.dealer])
         for seat in range(4):
             cards = _cards(hand.first_five[seat])
-            yield tr.Deal(
+            yield btn.Deal(
                 position=f"{p}.deal.{SEAT_NAMES[seat]}", seat=SEAT_NAMES[seat], cards=cards
             )
-        yield tr.FaceUp(position=f"{p}.faceup", card=hand.faceup)
+        yield btn.FaceUp(position=f"{p}.faceup", card=hand.faceup)
         replay = Hand(
             hand.rules, hand.dealer, hand.first_five, hand.faceup, hand.stock, self.totals
         )
@@ -112,7 +112,7 @@ class _Items:
                 yield self._call("raise", action.seat, "closed" if action.locked else "open", ())
             elif isinstance(action, Declare):
                 self.declarations += 1
-                yield tr.Declare(
+                yield btn.Declare(
                     position=f"{p}.decl{self.declarations}",
                     seat=SEAT_NAMES[action.seat],
                     project=PROJECT_WORDS[action.name],
@@ -120,7 +120,7 @@ class _Items:
                 )
             elif isinstance(action, Announce):
                 self.announcements += 1
-                yield tr.Baloot(
+                yield btn.Baloot(
                     position=f"{p}.baloot{self.announcements}", seat=SEAT_NAMES[action.seat]
                 )
             elif isinstance(action, Play):
@@ -129,10 +129,10 @@ class _Items:
                 at = f"{p}.t{trick}.p{index}"
                 if self.legal:
                     legal = _cards(replay.legal_cards())
-                    yield tr.LegalClaim(
+                    yield btn.LegalClaim(
                         position=f"{at}.legal", seat=SEAT_NAMES[action.seat], cards=legal
                     )
-                yield tr.Play(
+                yield btn.Play(
                     position=at,
                     seat=SEAT_NAMES[action.seat],
                     card=action.card,
@@ -141,7 +141,7 @@ class _Items:
                 )
             replay.push(action)
             if isinstance(action, Play) and not replay.trick:
-                yield tr.TrickClaim(
+                yield btn.TrickClaim(
                     position=f"{p}.t{replay.tricks_done}.winner",
                     trick=replay.tricks_done,
                     winner=SEAT_NAMES[replay.leader],
@@ -151,13 +151,13 @@ class _Items:
             yield contract_claim(replay, self.p)
         yield from result_claims(replay, game, self.p, self.totals)
 
-    def _call(self, phase: str, seat: int, word: str, args: tuple[str, ...]) -> tr.Call:
+    def _call(self, phase: str, seat: int, word: str, args: tuple[str, ...]) -> btn.Call:
         self.calls += 1
         position = f"{self.p}.bid{self.calls}"
-        return tr.Call(position=position, phase=phase, seat=SEAT_NAMES[seat], word=word, args=args)
+        return btn.Call(position=position, phase=phase, seat=SEAT_NAMES[seat], word=word, args=args)
 
 
-def rest_events(hand: Hand, prefix: str) -> Iterator[tr.Rest]:
+def rest_events(hand: Hand, prefix: str) -> Iterator[btn.Rest]:
     """The completion of the deal as ``rest`` events: the buyer's two cards besides the
     face-up card, three for everyone else; ``prefix`` is the hand's position (``h3``)."""
     hand.settle_auction()  # a Sun-claim window the play let lapse
@@ -168,17 +168,17 @@ def rest_events(hand: Hand, prefix: str) -> Iterator[tr.Rest]:
         if seat == contract.receiver:
             rest &= ~(1 << hand.faceup.index)
         name = SEAT_NAMES[seat]
-        yield tr.Rest(position=f"{prefix}.rest.{name}", seat=name, cards=_cards(rest))
+        yield btn.Rest(position=f"{prefix}.rest.{name}", seat=name, cards=_cards(rest))
 
 
-def contract_claim(hand: Hand, prefix: str) -> tr.ContractClaim:
+def contract_claim(hand: Hand, prefix: str) -> btn.ContractClaim:
     """The ``= contract`` claim of a hand whose auction (and raises) are over; ``prefix`` is
     the hand's position (``h3``)."""
     contract, position = hand.contract, f"{prefix}.contract"
     if contract is None:
-        return tr.ContractClaim(position=position, buyer=None)
+        return btn.ContractClaim(position=position, buyer=None)
     raised = contract.level > 1
-    return tr.ContractClaim(
+    return btn.ContractClaim(
         position=position,
         buyer=SEAT_NAMES[contract.buyer],
         kind=contract.kind,
@@ -192,7 +192,7 @@ def contract_claim(hand: Hand, prefix: str) -> tr.ContractClaim:
 
 def result_claims(
     hand: Hand, game: Game, prefix: str, totals: tuple[int, int]
-) -> Iterator[tr.Claim]:
+) -> Iterator[btn.Claim]:
     """The claims of a finished hand after its tricks: the score's figures, the result, a
     Kaboot, the score and the running ``totals`` (those before the hand) plus it, and the
     game's winner when this hand, recorded in ``game``, ended it."""
@@ -207,16 +207,16 @@ def result_claims(
             ("projectscore", score.project_scores),
         )
         for name, (ns, ew) in figures:
-            yield tr.TeamClaim(position=f"{p}.{name}", name=name, ns=ns, ew=ew)
-        yield tr.ResultClaim(position=f"{p}.result", outcome=result_word(result))
+            yield btn.TeamClaim(position=f"{p}.{name}", name=name, ns=ns, ew=ew)
+        yield btn.ResultClaim(position=f"{p}.result", outcome=result_word(result))
         if score.kaboot_team is not None:
-            yield tr.KabootClaim(position=f"{p}.kaboot", team=TEAM_NAMES[score.kaboot_team])
+            yield btn.KabootClaim(position=f"{p}.kaboot", team=TEAM_NAMES[score.kaboot_team])
     ns, ew = result.game_points
-    yield tr.TeamClaim(position=f"{p}.score", name="score", ns=ns, ew=ew)
+    yield btn.TeamClaim(position=f"{p}.score", name="score", ns=ns, ew=ew)
     total = (totals[0] + ns, totals[1] + ew)
-    yield tr.TeamClaim(position=f"{p}.total", name="total", ns=total[0], ew=total[1])
+    yield btn.TeamClaim(position=f"{p}.total", name="total", ns=total[0], ew=total[1])
     if game.is_over() and game.results[-1] == result and game.winner is not None:
-        yield tr.WinnerClaim(position=f"{p}.winner", team=TEAM_NAMES[game.winner])
+        yield btn.WinnerClaim(position=f"{p}.winner", team=TEAM_NAMES[game.winner])
 
 
 def _cards(mask: CardSet) -> tuple[Card, ...]:

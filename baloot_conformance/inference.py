@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from baloot_conformance import transcript as tr
+from baloot_conformance import btn
 from baloot_conformance.diff import Variant, diff_rulesets, isolate, rule_variants
 from baloot_conformance.ruleset import Ruleset, dump_yaml
 from baloot_conformance.verdict import HandVerdict, check_hands
@@ -57,11 +57,11 @@ class Inference:
     """The fit with the overlay applied (``None`` when no overlay was needed or found)."""
 
 
-Transcripts = Sequence[tuple[str, Sequence[tr.Hand]]]
+Transcripts = Sequence[tuple[str, Sequence[btn.Hand]]]
 """Each transcript's name and its hands (read once, replayed under every candidate)."""
 
 
-def read_transcripts(paths: Iterable[str]) -> list[tuple[str, list[tr.Hand]]]:
+def read_transcripts(paths: Iterable[str]) -> list[tuple[str, list[btn.Hand]]]:
     """Read each file's hands.
 
     Raises:
@@ -69,7 +69,7 @@ def read_transcripts(paths: Iterable[str]) -> list[tuple[str, list[tr.Hand]]]:
     """
     found = []
     for path in paths:
-        with tr.TranscriptReader(path) as reader:
+        with btn.TranscriptReader(path) as reader:
             found.append((path, list(reader)))
     return found
 

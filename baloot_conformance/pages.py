@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from baloot_conformance import __version__
-from baloot_conformance import transcript as tr
+from baloot_conformance import __version__, btn
 from baloot_conformance.diff import Difference, diff_rulesets, rule_documents
 from baloot_conformance.fixtures import Fixture, load_corpus
 from baloot_conformance.report.html import environment
@@ -47,7 +46,7 @@ def _words(value: Any) -> str:
 
 def _witness(fixture: Fixture, base: Ruleset) -> Table | None:
     """The table where ``fixture`` (a profile's witness) parts from ``base``."""
-    with tr.TranscriptReader.from_text(fixture.text, str(fixture.path)) as reader:
+    with btn.TranscriptReader.from_text(fixture.text, str(fixture.path)) as reader:
         for verdict in check_hands(reader, str(fixture.path), base, pictures=True):
             for divergence in verdict.divergences:
                 return divergence.table

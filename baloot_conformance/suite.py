@@ -21,10 +21,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from baloot_conformance import btn_json
-from baloot_conformance import transcript as tr
+from baloot_conformance import btn
 from baloot_conformance.adapter.process import Engine, EngineFailure, EngineInfo
 from baloot_conformance.adapter.reference import Rejection, rejection_in
+from baloot_conformance.btn import json_form
 from baloot_conformance.cards import Card
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.errors import BalootError, Location
@@ -143,12 +143,12 @@ def _ruleset(reference: str) -> Ruleset:
     return load_ruleset(reference)
 
 
-def _transcript(case: Case) -> tuple[tr.Transcript, Ruleset]:
+def _transcript(case: Case) -> tuple[btn.Transcript, Ruleset]:
     rules = _ruleset(case.ruleset)
     if case.seed is not None:
-        reader = tr.TranscriptReader.from_text("".join(generate_games(rules, case.seed)), case.id)
+        reader = btn.TranscriptReader.from_text("".join(generate_games(rules, case.seed)), case.id)
     else:
-        reader = tr.TranscriptReader(Path(case.path), case.path)
+        reader = btn.TranscriptReader(Path(case.path), case.path)
     with reader:
         head = reader.head()
         return dataclasses.replace(head, hands=tuple(reader)), rules
@@ -211,12 +211,12 @@ def _fixture_defect(case: Case) -> CaseResult | None:
     return None
 
 
-def _is_partial(hand: tr.Hand) -> bool:
+def _is_partial(hand: btn.Hand) -> bool:
     """A hand that logs no auction (it is played under its ``= contract`` claim)."""
     return bool(unlogged_auction(hand))
 
 
-def _unsupported(transcript: tr.Transcript, rules: Ruleset, info: EngineInfo) -> str | None:
+def _unsupported(transcript: btn.Transcript, rules: Ruleset, info: EngineInfo) -> str | None:
     if rules.id not in info.rulesets:
         return (
             f"the engine does not play the {rules.id} ruleset (it plays {', '.join(info.rulesets)})"
@@ -226,21 +226,21 @@ def _unsupported(transcript: tr.Transcript, rules: Ruleset, info: EngineInfo) ->
     return None
 
 
-def strip(hand: tr.Hand) -> tr.Hand:
+def strip(hand: btn.Hand) -> btn.Hand:
     """The hand as an engine sees it: events only, and the ``= contract`` claim of a hand
     that logs no auction (it says what is played)."""
     keep_contract = _is_partial(hand)
     items = tuple(
         item
         for item in hand.items
-        if isinstance(item, tr.Event) or (keep_contract and isinstance(item, tr.ContractClaim))
+        if isinstance(item, btn.Event) or (keep_contract and isinstance(item, btn.ContractClaim))
     )
     return dataclasses.replace(hand, items=items)
 
 
 def with_completion(
-    hands: Sequence[tr.Hand], rules: Ruleset
-) -> tuple[tuple[tr.Hand, ...], list[tuple[HandVerdict, HandChecker]]]:
+    hands: Sequence[btn.Hand], rules: Ruleset
+) -> tuple[tuple[btn.Hand, ...], list[tuple[HandVerdict, HandChecker]]]:
     """The hands, with the completion of the deal written out as ``rest`` events where a
     hand leaves it to be read from the play (a hand cut before a card must still tell each
     seat's eight cards), and their replay (the same with or without the ``rest`` events)."""
@@ -250,8 +250,8 @@ def with_completion(
         engine = checker.engine
         kinds = {type(item) for item in hand.items}
         if (
-            tr.Rest in kinds
-            or tr.Hold in kinds
+            btn.Rest in kinds
+            or btn.Hold in kinds
             or engine is None
             or engine.contract is None
             or not engine.initial
@@ -262,9 +262,9 @@ def with_completion(
         at = next(
             i
             for i, item in enumerate(hand.items)
-            if isinstance(item, tr.Event)
-            and not isinstance(item, (tr.Start, tr.Dealer, tr.Deal, tr.FaceUp))
-            and not (type(item) is tr.Call and item.phase == "bid")
+            if isinstance(item, btn.Event)
+            and not isinstance(item, (btn.Start, btn.Dealer, btn.Deal, btn.FaceUp))
+            and not (type(item) is btn.Call and item.phase == "bid")
         )
         rests = tuple(rest_events(engine, hand.position))
         out.append(dataclasses.replace(hand, items=hand.items[:at] + rests + hand.items[at:]))
@@ -289,7 +289,7 @@ class _CaseRun:
     def __init__(
         self,
         case: Case,
-        transcript: tr.Transcript,
+        transcript: btn.Transcript,
         rules: Ruleset,
         engine: Engine,
         info: EngineInfo,
@@ -304,14 +304,14 @@ class _CaseRun:
         self.ruleset = {"id": rules.id, "version": rules.version, "digest": rules.digest}
         self.header = [{"tag": "Ruleset", "value": f"{rules.id}@{rules.version}"}]
         self.calls = frozenset(
-            item.position for hand in self.hands for item in hand.items if type(item) is tr.Call
+            item.position for hand in self.hands for item in hand.items if type(item) is btn.Call
         )
         """The call events' positions: a divergence there is on the engine's legal calls."""
         self.where = {
             item.position: Location(case.path, item.line, item.column)
             for hand in transcript.hands
             for item in hand.items
-            if isinstance(item, tr.Item) and item.line
+            if isinstance(item, btn.Item) and item.line
         }
 
     def _ask(self, command: str, **fields: Any) -> dict[str, Any]:
@@ -356,7 +356,7 @@ class _CaseRun:
     # --- replay -------------------------------------------------------------------------
 
     def _replay(self, rejection: Rejection | None) -> tuple[tuple[int, int], Failure] | None:
-        document = self._document(btn_json.hand_json(h) for h in self.hands)
+        document = self._document(json_form.hand_json(h) for h in self.hands)
         answer = self._ask("replay", transcript=document)
         if answer["accepted"]:
             if rejection is None:
@@ -369,7 +369,7 @@ class _CaseRun:
             )
         hand = self.hands[numbers.index(answer["hand"])]
         index = answer["event"]
-        if index >= len(hand.items) or not isinstance(hand.items[index], tr.Event):
+        if index >= len(hand.items) or not isinstance(hand.items[index], btn.Event):
             raise EngineFailure(
                 "answer",
                 f"the engine rejects event {index} of hand {hand.number}, which has no such event",
@@ -434,7 +434,7 @@ class _CaseRun:
     ) -> tuple[tuple[int, int], Failure] | None:
         """Ask ``legal`` before each call and card up to the first illegal event, and
         ``claims`` on each hand played out before it, and check the answers as claims."""
-        augmented: list[tr.Hand] = []
+        augmented: list[btn.Hand] = []
         asked_claims: set[str] = set()
         for h_index, hand in enumerate(self.hands):
             stop = len(hand.items)
@@ -442,12 +442,12 @@ class _CaseRun:
                 stop = rejection.event
             start = self._start(hand, totals[h_index])
             items: list[dict[str, Any]] = []
-            asked: dict[str, tr.Claim] = {}
-            events = [btn_json.item_json(item) for item in hand.items]
+            asked: dict[str, btn.Claim] = {}
+            events = [json_form.item_json(item) for item in hand.items]
             partial = _is_partial(hand)
             for index, item in enumerate(hand.items[:stop]):
                 if "legal" in self.info.capabilities and (
-                    isinstance(item, tr.Play) or (isinstance(item, tr.Call) and not partial)
+                    isinstance(item, btn.Play) or (isinstance(item, btn.Call) and not partial)
                 ):
                     answer = self._ask(
                         "legal",
@@ -484,17 +484,17 @@ class _CaseRun:
                 return (h_index, _index(augmented[h_index], root.position)), self._failure(root)
         return None
 
-    def _start(self, hand: tr.Hand, totals: tuple[int, int]) -> list[dict[str, Any]]:
+    def _start(self, hand: btn.Hand, totals: tuple[int, int]) -> list[dict[str, Any]]:
         """A ``start`` event with the totals before the hand, unless it has its own: each
         ``legal`` and ``claims`` request carries one hand."""
-        first = next((i for i in hand.items if isinstance(i, tr.Event)), None)
-        if isinstance(first, tr.Start):
+        first = next((i for i in hand.items if isinstance(i, btn.Event)), None)
+        if isinstance(first, btn.Start):
             return []
         return [{"event": "start", "NS": totals[0], "EW": totals[1]}]
 
     def _claims(self, claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for index, claim in enumerate(claims):
-            wrong = btn_json.item_problem(claim)
+            wrong = json_form.item_problem(claim)
             if wrong is None and claim["claim"] not in HAND_CLAIMS:
                 wrong = f"a '{claim['claim']}' claim is not a claim on a hand's outcome"
             if wrong is not None:
@@ -504,22 +504,22 @@ class _CaseRun:
         return [{k: v for k, v in claim.items() if k != "position"} for claim in claims]
 
     def _augment(
-        self, hand: tr.Hand, items: list[dict[str, Any]], legal: dict[str, tr.Claim]
-    ) -> tr.Hand:
+        self, hand: btn.Hand, items: list[dict[str, Any]], legal: dict[str, btn.Claim]
+    ) -> btn.Hand:
         """The hand with the engine's answers in it, as claims the interpreter checks: its
         claims after the events, its legal calls and cards (``legal``, by the position of
         the event they precede) before each event."""
         try:
-            built = btn_json.hand_from_json(
+            built = json_form.hand_from_json(
                 {"hand": hand.number, "items": items}, 0, "<answers>", set(), validate=False
             )
         except BalootError as exc:
             raise EngineFailure(
                 "answer", f"the engine's claims do not fit the hand: {exc}"
             ) from None
-        merged: list[tr.HandItem] = []
+        merged: list[btn.HandItem] = []
         for item in built.items:
-            if isinstance(item, tr.Event) and item.position in legal:
+            if isinstance(item, btn.Event) and item.position in legal:
                 merged.append(legal[item.position])
             merged.append(item)
         return dataclasses.replace(built, items=tuple(merged))
@@ -547,34 +547,38 @@ class _CaseRun:
         )
 
 
-def _cut(hand: tr.Hand, upto: int) -> tr.Hand:
+def _cut(hand: btn.Hand, upto: int) -> btn.Hand:
     return dataclasses.replace(hand, items=hand.items[:upto])
 
 
-def _legal_claim(item: tr.Play | tr.Call, answer: dict[str, Any]) -> tr.Claim:
+def _legal_claim(item: btn.Play | btn.Call, answer: dict[str, Any]) -> btn.Claim:
     """An engine's answer to ``legal`` as the claim the interpreter checks before ``item``:
     its cards before a card, its calls before a call."""
-    if isinstance(item, tr.Play):
+    if isinstance(item, btn.Play):
         cards = tuple(Card.from_code(code) for code in answer["cards"])
-        return tr.LegalClaim(position=f"{item.position}.legal", seat=item.seat, cards=cards)
+        return btn.LegalClaim(position=f"{item.position}.legal", seat=item.seat, cards=cards)
     calls = tuple(answer["calls"])
-    return tr.LegalCallsClaim(position=item.position, seat=item.seat, phase=item.phase, calls=calls)
+    return btn.LegalCallsClaim(
+        position=item.position, seat=item.seat, phase=item.phase, calls=calls
+    )
 
 
-def _index(hand: tr.Hand, position: str) -> int:
+def _index(hand: btn.Hand, position: str) -> int:
     """Where ``position`` is among the hand's items (after them all when it is not there)."""
     items = hand.items
     found = (
-        i for i, item in enumerate(items) if isinstance(item, tr.Item) and item.position == position
+        i
+        for i, item in enumerate(items)
+        if isinstance(item, btn.Item) and item.position == position
     )
     return next(found, len(items))
 
 
-def _event_words(item: tr.Item) -> str:
+def _event_words(item: btn.Item) -> str:
     """An event as a report names it: ``h1.t3.p2 (E 7H)``."""
-    if isinstance(item, tr.Play):
+    if isinstance(item, btn.Play):
         return f"{item.position} ({item.seat} {item.card})"
-    if isinstance(item, tr.Call):
+    if isinstance(item, btn.Call):
         return f"{item.position} ({item.seat} {' '.join([item.word, *item.args])})"
     return item.position
 

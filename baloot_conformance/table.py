@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from baloot_conformance import transcript as tr
+from baloot_conformance import btn
 from baloot_conformance.cards import CARDS, Card
 from baloot_conformance.engine.actions import Play
 from baloot_conformance.engine.hand import Hand
@@ -88,7 +88,7 @@ class NoSuchMoment(ValueError):
     """The hand or trick asked for is not in the transcript."""
 
 
-def table_at(hands: Sequence[tr.Hand], rules: Ruleset, number: int, trick: int) -> Table:
+def table_at(hands: Sequence[btn.Hand], rules: Ruleset, number: int, trick: int) -> Table:
     """The table of hand ``number`` at trick ``trick``: its first three cards on the table
     and its last one shown as the card played, with what the ruleset allowed there.
 
@@ -102,7 +102,7 @@ def table_at(hands: Sequence[tr.Hand], rules: Ruleset, number: int, trick: int) 
         numbers = ", ".join(str(hand.number) for hand in hands) or "none"
         raise NoSuchMoment(f"there is no hand {number} (the hands are {numbers})")
     hand = hands[index]
-    plays = [i for i, item in enumerate(hand.items) if isinstance(item, tr.Play)]
+    plays = [i for i, item in enumerate(hand.items) if isinstance(item, btn.Play)]
     if trick < 1:
         raise NoSuchMoment(f"tricks are numbered from 1, not {trick}")
     if len(plays) < 4 * trick:
@@ -111,5 +111,5 @@ def table_at(hands: Sequence[tr.Hand], rules: Ruleset, number: int, trick: int) 
     cut = dataclasses.replace(hand, items=hand.items[:last])
     *_, (_, checker) = replay_hands([*hands[:index], cut], "", rules)
     item = hand.items[last]
-    assert isinstance(item, tr.Play) and checker.engine is not None
+    assert isinstance(item, btn.Play) and checker.engine is not None
     return table_of(checker.engine, number, item.card)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from baloot_conformance import transcript as tr
+from baloot_conformance import btn
 from baloot_conformance.cards import SUIT_CODES, Card
 from baloot_conformance.engine.actions import (
     PLAYS,
@@ -237,7 +237,7 @@ class HandChecker:
         then the ``= contract`` claim says what is played."""
         self.unchecked: list[str] = []
 
-    def scan(self, hand: tr.Hand) -> None:
+    def scan(self, hand: btn.Hand) -> None:
         """Before replay: note whether the auction can be replayed, and the completion of the
         deal: engines log it as ``rest`` lines, within ``hold`` lines, or not at all (then each
         seat's cards are the ones it plays)."""
@@ -246,15 +246,15 @@ class HandChecker:
         if self.partial:
             self.unchecked.append(f"the auction ({self.partial})")
         for item in hand.items:
-            if type(item) is tr.Rest:
+            if type(item) is btn.Rest:
                 self.rest[SEAT_OF[item.seat]] = card_set(item.cards)
                 if len(self.rest) == 4:
                     return
-            elif type(item) is tr.Play:
+            elif type(item) is btn.Play:
                 break  # rest lines come before the play, when they come at all
         played: dict[Seat, CardSet] = {seat: 0 for seat in range(4)}
         for item in hand.items:
-            if type(item) is tr.Play:
+            if type(item) is btn.Play:
                 played[SEAT_OF[item.seat]] |= 1 << item.card.index
         if all(cards.bit_count() == 8 for cards in played.values()):
             self.played = played
@@ -263,7 +263,7 @@ class HandChecker:
 
     def diverge(
         self,
-        item: tr.Item,
+        item: btn.Item,
         kind: DivergenceKind,
         rule_id: str | None,
         message: str,
@@ -275,10 +275,10 @@ class HandChecker:
         source = self.lines(item.line)
         column = item.column
         if source and source.startswith("trick "):  # point within the trick line
-            if isinstance(item, tr.Play):
+            if isinstance(item, btn.Play):
                 found = source.find(f"{item.seat} {item.card}")
                 column = found + 1 if found >= 0 else column
-            elif isinstance(item, tr.TrickClaim) and " = " in source:
+            elif isinstance(item, btn.TrickClaim) and " = " in source:
                 column = source.index(" = ") + 2
         self.divergences.append(
             Divergence(
@@ -295,20 +295,20 @@ class HandChecker:
             )
         )
 
-    def _picture(self, item: tr.Item) -> Table | None:
+    def _picture(self, item: btn.Item) -> Table | None:
         """The table at a root divergence: before the card, for an illegal card."""
         if self.engine is None:
             return None
-        return table_of(self.engine, self.number, item.card if isinstance(item, tr.Play) else None)
+        return table_of(self.engine, self.number, item.card if isinstance(item, btn.Play) else None)
 
     # --- events ---------------------------------------------------------------------------
 
-    def replay(self, items: Iterable[tr.HandItem]) -> None:
+    def replay(self, items: Iterable[btn.HandItem]) -> None:
         """Apply the events and check the claims of a hand, in order; raises :class:`ReplayStop`
         when the hand cannot be followed further."""
         event = self.event
         claim = self.claim
-        play_item = tr.Play
+        play_item = btn.Play
         plays_of = PLAYS_OF
         for item in items:
             engine = self.engine
@@ -323,22 +323,22 @@ class HandChecker:
                     self._illegal(item, engine, play, exc)
                 if not engine.trick:
                     self.trick_done(engine)
-            elif isinstance(item, tr.Event):
+            elif isinstance(item, btn.Event):
                 event(item)
-            elif isinstance(item, tr.Claim):
+            elif isinstance(item, btn.Claim):
                 claim(item)
 
-    def event(self, item: tr.Event) -> None:
+    def event(self, item: btn.Event) -> None:
         """Apply one event; raises :class:`ReplayStop` when the hand cannot be followed further."""
         self.events += 1
         _EVENT_HANDLERS.get(type(item), HandChecker._engine_event)(self, item)
 
-    def _start(self, item: tr.Start) -> None:
+    def _start(self, item: btn.Start) -> None:
         ns = self.totals[0] if item.ns is None else item.ns
         ew = self.totals[1] if item.ew is None else item.ew
         self.totals = self.game.totals = (ns, ew)
 
-    def _dealer(self, item: tr.Dealer) -> None:
+    def _dealer(self, item: btn.Dealer) -> None:
         self.dealer = seat_from_name(item.seat)
         if self.expected_dealer is not None and self.trace is not None:
             self.trace.hit("deal.dealer.rotation")
@@ -353,26 +353,26 @@ class HandChecker:
                 claimed=item.seat,
             )
 
-    def _deal(self, item: tr.Deal) -> None:
+    def _deal(self, item: btn.Deal) -> None:
         self.first_five[SEAT_OF[item.seat]] = card_set(item.cards)
 
-    def _hold(self, item: tr.Hold) -> None:
+    def _hold(self, item: btn.Hold) -> None:
         self.holds[SEAT_OF[item.seat]] = card_set(item.cards)
 
-    def _faceup(self, item: tr.FaceUp) -> None:
+    def _faceup(self, item: btn.FaceUp) -> None:
         self.faceup = item.card
 
-    def _rest(self, item: tr.Rest) -> None:
+    def _rest(self, item: btn.Rest) -> None:
         if self.engine is not None and self.engine.phase in ("auction", "completion"):
             self.complete(item)
 
-    def _engine_event(self, item: tr.Event) -> None:
+    def _engine_event(self, item: btn.Event) -> None:
         """A call, declaration, announcement, card or foul: an action for the engine."""
-        if self.partial and type(item) is tr.Call:
+        if self.partial and type(item) is btn.Call:
             self.events -= 1  # the auction is not replayed (see unchecked)
             return
         engine = self.engine_at(item)
-        if not (type(item) is tr.Call and item.phase == "bid") and engine.phase in (
+        if not (type(item) is btn.Call and item.phase == "bid") and engine.phase in (
             "auction",
             "completion",
         ):
@@ -383,7 +383,7 @@ class HandChecker:
         if engine.phase == "over":  # a void hand ends with a call
             self.finish(engine)
 
-    def engine_at(self, item: tr.Item) -> Hand:
+    def engine_at(self, item: btn.Item) -> Hand:
         """The engine hand, started from the deal at the first event that needs it (``item``;
         raises :class:`ReplayStop` when the deal does not allow it)."""
         if self.engine is not None:
@@ -433,8 +433,8 @@ class HandChecker:
             five.append(picked)
         return tuple(five)
 
-    def _action(self, item: tr.Event, engine: Hand) -> Action | None:
-        if isinstance(item, tr.Call):
+    def _action(self, item: btn.Event, engine: Hand) -> Action | None:
+        if isinstance(item, btn.Call):
             seat = seat_from_name(item.seat)
             word = self.rules.bidding.call_words.aliases.get(item.word, item.word)
             if item.phase == "raise" and word in ("closed", "open"):
@@ -446,18 +446,18 @@ class HandChecker:
             if not locks or (locks[0] == "open" and not engine.can_lock(seat)):
                 return None  # "open" where no lock can be chosen states what already holds
             return Lock(seat, locks[0] == "closed")
-        if isinstance(item, tr.Declare):
+        if isinstance(item, btn.Declare):
             cards = self._declared(item, engine)
             return Declare(seat_from_name(item.seat), _project_name(item.project, cards), cards)
-        if isinstance(item, tr.Baloot):
+        if isinstance(item, btn.Baloot):
             if engine.phase == "over":  # logged after the hand, without its moment
                 self._late_baloot(item, engine)
                 return None
             return Announce(seat_from_name(item.seat))
-        if isinstance(item, tr.Play):
+        if isinstance(item, btn.Play):
             self.plays += 1
             return Play(seat_from_name(item.seat), item.card)
-        if isinstance(item, tr.Foul):
+        if isinstance(item, btn.Foul):
             return None  # foul calls are recorded, not judged, by this version of the kit
         raise ReplayStop(f"{item.position}: no rule covers this event")
 
@@ -473,7 +473,7 @@ class HandChecker:
             action = _BIDS[key] = Bid(SEAT_OF[seat], word, SUIT_CODES.get(key[2] or ""))
         return action
 
-    def _late_baloot(self, item: tr.Baloot, engine: Hand) -> None:
+    def _late_baloot(self, item: btn.Baloot, engine: Hand) -> None:
         """A Baloot logged after the last trick: its holder is checked, not its moment."""
         try:
             engine.check_baloot_holder(seat_from_name(item.seat))
@@ -483,7 +483,7 @@ class HandChecker:
         if what not in self.unchecked:
             self.unchecked.append(what)
 
-    def _declared(self, item: tr.Declare, engine: Hand) -> CardSet:
+    def _declared(self, item: btn.Declare, engine: Hand) -> CardSet:
         if item.cards:
             return card_set(item.cards)
         # Without cards, the declaration names the seat's project of that name, if unique.
@@ -497,7 +497,7 @@ class HandChecker:
         ]
         return found[0] if len(found) == 1 else 0
 
-    def complete(self, item: tr.Item) -> None:
+    def complete(self, item: btn.Item) -> None:
         """Complete the deal once the auction is over, at ``item`` (the first event that
         needs it): from the ``hold`` or ``rest`` lines, or else from the play."""
         engine = self.engine_at(item)
@@ -529,7 +529,7 @@ class HandChecker:
             )
         self._push(item, engine, Complete((rest[0], rest[1], rest[2], rest[3])))
 
-    def _push(self, item: tr.Item, engine: Hand, action: Action) -> None:
+    def _push(self, item: btn.Item, engine: Hand, action: Action) -> None:
         try:
             engine.push(action)
         except IllegalAction as exc:
@@ -537,7 +537,7 @@ class HandChecker:
         if isinstance(action, Play) and not engine.trick and engine.tricks_done:
             self.trick_done(engine)
 
-    def _illegal(self, item: tr.Item, engine: Hand, action: Action, exc: IllegalAction) -> None:
+    def _illegal(self, item: btn.Item, engine: Hand, action: Action, exc: IllegalAction) -> None:
         """Report an illegal event, then follow the transcript if the engine can."""
         self.diverge(item, "illegal_event", exc.rule_id, exc.reason)
         if not (isinstance(action, Play) and engine.force_play(action)):
@@ -559,12 +559,12 @@ class HandChecker:
 
     # --- claims ---------------------------------------------------------------------------
 
-    def claim(self, item: tr.Claim) -> None:
+    def claim(self, item: btn.Claim) -> None:
         """Compare one claim with the engine's own figure at this point."""
         self.claims += 1
         _CLAIM_HANDLERS[type(item)](self, item)
 
-    def _claim_winner(self, item: tr.WinnerClaim) -> None:
+    def _claim_winner(self, item: btn.WinnerClaim) -> None:
         winner = self.game.winner
         expected = TEAM_NAMES[winner] if winner is not None else "none"
         if item.team != expected:
@@ -579,7 +579,7 @@ class HandChecker:
                 claimed=item.team,
             )
 
-    def _start_from_claim(self, item: tr.ContractClaim) -> None:
+    def _start_from_claim(self, item: btn.ContractClaim) -> None:
         """A partial transcript: the hand is played under the contract its claim states."""
         self.claims -= 1  # taken as given, not checked
         dealer = self.dealer
@@ -635,7 +635,7 @@ class HandChecker:
             "and 'rest' lines, or a full play)"
         )
 
-    def _claim_legal(self, item: tr.LegalClaim) -> None:
+    def _claim_legal(self, item: btn.LegalClaim) -> None:
         engine = self.engine
         if engine is not None and engine.phase in ("auction", "completion"):
             engine.settle_auction()  # the first card's legal set: the deal is complete by then
@@ -666,7 +666,7 @@ class HandChecker:
                 claimed=format_cards(claimed),
             )
 
-    def settle(self, item: tr.Item) -> Hand:
+    def settle(self, item: btn.Item) -> Hand:
         """The engine hand as the next raise or card finds it: its auction settled and its
         deal completed, as that event itself would (``item`` names the place in errors)."""
         engine = self.engine_at(item)
@@ -674,7 +674,7 @@ class HandChecker:
             self.complete(item)
         return engine
 
-    def legal_now(self, item: tr.Item, seat: Seat) -> tuple[frozenset[str], CardSet]:
+    def legal_now(self, item: btn.Item, seat: Seat) -> tuple[frozenset[str], CardSet]:
         """Everything ``seat`` may call and play at this point (``item`` names it in errors):
         the calls of the auction's open window while it runs (a window that lapses by
         itself is open until something else comes); once it is over the raises, the lock
@@ -686,7 +686,7 @@ class HandChecker:
         playing = engine.phase in ("raises", "play") and engine.to_play() == seat
         return engine.legal_call_words(seat), engine.legal_cards() if playing else 0
 
-    def _claim_calls(self, item: tr.LegalCallsClaim) -> None:
+    def _claim_calls(self, item: btn.LegalCallsClaim) -> None:
         """An engine's legal calls before a call event (``suite``), compared as sets."""
         engine = self.engine_at(item)
         seat = seat_from_name(item.seat)
@@ -720,7 +720,7 @@ class HandChecker:
             claimed=_call_list(claimed),
         )
 
-    def _claim_contract(self, item: tr.ContractClaim) -> None:
+    def _claim_contract(self, item: btn.ContractClaim) -> None:
         if self.partial and self.engine is None:
             self._start_from_claim(item)
             return
@@ -775,7 +775,7 @@ class HandChecker:
                 claimed=_claim_words(item),
             )
 
-    def _claim_trick(self, item: tr.TrickClaim) -> None:
+    def _claim_trick(self, item: btn.TrickClaim) -> None:
         if item.trick > len(self.tricks):
             self.diverge(item, "wrong_claim", None, f"trick {item.trick} is not complete")
             return
@@ -801,12 +801,12 @@ class HandChecker:
                 claimed=str(item.points),
             )
 
-    def _claim_team(self, item: tr.TeamClaim) -> None:
+    def _claim_team(self, item: btn.TeamClaim) -> None:
         if item.name == "total":
             self.claimed_total = _claimed_total(item) or self.claimed_total
         self._claim_result(item)
 
-    def _claim_result(self, item: tr.Claim) -> None:
+    def _claim_result(self, item: btn.Claim) -> None:
         result = self.result
         if result is None:
             void = self.engine is not None and self.engine.is_over()
@@ -818,7 +818,7 @@ class HandChecker:
         score = result.score
         expected: str | None
         claimed: str
-        if isinstance(item, tr.TeamClaim):
+        if isinstance(item, btn.TeamClaim):
             expected_pair = self._team_figure(item.name, result)
             ns, ew = item.ns, item.ew
             if (ns is not None and ns != expected_pair[0]) or (
@@ -835,7 +835,7 @@ class HandChecker:
                     claimed=claimed,
                 )
             return
-        if isinstance(item, tr.ResultClaim):
+        if isinstance(item, btn.ResultClaim):
             expected = result_word(result)
             if item.outcome != expected:
                 decider = score.decided_by[0] if score and score.decided_by else None
@@ -847,7 +847,7 @@ class HandChecker:
                     expected=expected,
                     claimed=item.outcome,
                 )
-        elif isinstance(item, tr.KabootClaim):
+        elif isinstance(item, btn.KabootClaim):
             team_ = score.kaboot_team if score else None
             expected = TEAM_NAMES[team_] if team_ is not None else "none"
             if item.team != expected:
@@ -899,7 +899,7 @@ class HandChecker:
 
     # --- the end --------------------------------------------------------------------------
 
-    def verdict(self, hand: tr.Hand, stopped: str | None) -> HandVerdict:
+    def verdict(self, hand: btn.Hand, stopped: str | None) -> HandVerdict:
         return self.verdict_at(hand.position, hand.line, hand.column, stopped)
 
     def verdict_at(self, position: str, line: int, column: int, stopped: str | None) -> HandVerdict:
@@ -932,25 +932,25 @@ class HandChecker:
         )
 
 
-_EVENT_HANDLERS: dict[type[tr.Event], Callable[[HandChecker, Any], None]] = {
-    tr.Start: HandChecker._start,
-    tr.Dealer: HandChecker._dealer,
-    tr.Deal: HandChecker._deal,
-    tr.Hold: HandChecker._hold,
-    tr.FaceUp: HandChecker._faceup,
-    tr.Rest: HandChecker._rest,
+_EVENT_HANDLERS: dict[type[btn.Event], Callable[[HandChecker, Any], None]] = {
+    btn.Start: HandChecker._start,
+    btn.Dealer: HandChecker._dealer,
+    btn.Deal: HandChecker._deal,
+    btn.Hold: HandChecker._hold,
+    btn.FaceUp: HandChecker._faceup,
+    btn.Rest: HandChecker._rest,
 }
 """Events about the deal, by type; the others are actions for the engine (``_engine_event``)."""
 
-_CLAIM_HANDLERS: dict[type[tr.Claim], Callable[[HandChecker, Any], None]] = {
-    tr.TrickClaim: HandChecker._claim_trick,
-    tr.TeamClaim: HandChecker._claim_team,
-    tr.ContractClaim: HandChecker._claim_contract,
-    tr.LegalClaim: HandChecker._claim_legal,
-    tr.LegalCallsClaim: HandChecker._claim_calls,
-    tr.ResultClaim: HandChecker._claim_result,
-    tr.KabootClaim: HandChecker._claim_result,
-    tr.WinnerClaim: HandChecker._claim_winner,
+_CLAIM_HANDLERS: dict[type[btn.Claim], Callable[[HandChecker, Any], None]] = {
+    btn.TrickClaim: HandChecker._claim_trick,
+    btn.TeamClaim: HandChecker._claim_team,
+    btn.ContractClaim: HandChecker._claim_contract,
+    btn.LegalClaim: HandChecker._claim_legal,
+    btn.LegalCallsClaim: HandChecker._claim_calls,
+    btn.ResultClaim: HandChecker._claim_result,
+    btn.KabootClaim: HandChecker._claim_result,
+    btn.WinnerClaim: HandChecker._claim_winner,
 }
 
 
@@ -964,7 +964,7 @@ REQUIRABLE = (
 
 def check_hand(
     rules: Ruleset,
-    hand: tr.Hand,
+    hand: btn.Hand,
     path: str,
     ruleset_name: str,
     game: Game,
@@ -1000,15 +1000,15 @@ def check_hand(
     return checker.verdict(hand, stopped), checker
 
 
-def unlogged_auction(hand: tr.Hand) -> str:
+def unlogged_auction(hand: btn.Hand) -> str:
     """Why the hand's auction cannot be replayed (no calls, no face-up card, no dealer: a
     partial transcript), or empty when it can."""
     kinds = {type(item) for item in hand.items}
-    if not any(type(i) is tr.Call and i.phase == "bid" for i in hand.items):
+    if not any(type(i) is btn.Call and i.phase == "bid" for i in hand.items):
         return "no 'bid' lines"
-    if tr.FaceUp not in kinds:
+    if btn.FaceUp not in kinds:
         return "no 'faceup' line"
-    if tr.Dealer not in kinds:
+    if btn.Dealer not in kinds:
         return "no 'dealer' line"
     return ""
 
@@ -1026,37 +1026,37 @@ def _call_list(calls: frozenset[str]) -> str:
     return ", ".join(sorted(calls)) or "nothing"
 
 
-def _claimed_total(item: tr.HandItem) -> tuple[int, int] | None:
+def _claimed_total(item: btn.HandItem) -> tuple[int, int] | None:
     """The running totals a ``= total`` claim states, when it states both."""
-    if not (type(item) is tr.TeamClaim and item.name == "total"):
+    if not (type(item) is btn.TeamClaim and item.name == "total"):
         return None
     return None if item.ns is None or item.ew is None else (item.ns, item.ew)
 
 
-def _check_required(checker: HandChecker, hand: tr.Hand, required: frozenset[str]) -> None:
+def _check_required(checker: HandChecker, hand: btn.Hand, required: frozenset[str]) -> None:
     """A ``missing_claim`` divergence for each required claim the hand leaves out."""
-    claims = [i for i in hand.items if isinstance(i, tr.Claim)]
-    names = {c.name for c in claims if isinstance(c, tr.TeamClaim)}
+    claims = [i for i in hand.items if isinstance(i, btn.Claim)]
+    names = {c.name for c in claims if isinstance(c, btn.TeamClaim)}
     result = checker.result
     played = result is not None and result.score is not None
     score = result.score if result is not None else None
     needed: list[tuple[str, bool]] = [
-        ("contract", not any(isinstance(c, tr.ContractClaim) for c in claims)),
-        ("trick", len([c for c in claims if isinstance(c, tr.TrickClaim)]) < len(checker.tricks)),
-        ("legal", len([c for c in claims if isinstance(c, tr.LegalClaim)]) < checker.plays),
-        ("result", played and not any(isinstance(c, tr.ResultClaim) for c in claims)),
+        ("contract", not any(isinstance(c, btn.ContractClaim) for c in claims)),
+        ("trick", len([c for c in claims if isinstance(c, btn.TrickClaim)]) < len(checker.tricks)),
+        ("legal", len([c for c in claims if isinstance(c, btn.LegalClaim)]) < checker.plays),
+        ("result", played and not any(isinstance(c, btn.ResultClaim) for c in claims)),
         (
             "kaboot",
             score is not None
             and score.kaboot_team is not None
-            and not any(isinstance(c, tr.KabootClaim) for c in claims),
+            and not any(isinstance(c, btn.KabootClaim) for c in claims),
         ),
         (
             "winner",
             checker.game.winner is not None
             and result is not None
             and checker.game.results[-1] is result
-            and not any(isinstance(c, tr.WinnerClaim) for c in claims),
+            and not any(isinstance(c, btn.WinnerClaim) for c in claims),
         ),
     ]
     for name in ("abnat", "aklat", "projects", "cardscore", "projectscore"):
@@ -1130,7 +1130,7 @@ def contract_words(contract: Contract | None, level: bool = True, lock: bool = T
     return " ".join(words)
 
 
-def _claim_words(item: tr.ContractClaim) -> str:
+def _claim_words(item: btn.ContractClaim) -> str:
     words = [item.buyer or "none", item.kind or ""]
     if item.trump is not None:
         words.append(item.trump.value)
@@ -1141,7 +1141,7 @@ def _claim_words(item: tr.ContractClaim) -> str:
     return " ".join(w for w in words if w)
 
 
-def _contract_rule(rules: Ruleset, contract: Contract, item: tr.ContractClaim) -> str:
+def _contract_rule(rules: Ruleset, contract: Contract, item: btn.ContractClaim) -> str:
     if item.buyer is not None and seat_from_name(item.buyer) != contract.buyer:
         return rules.bidding.ashkal.id if contract.ashkal else rules.bidding.order.id
     if item.kind != contract.kind:
@@ -1173,7 +1173,7 @@ def _shipped_ruleset(reference: str) -> Ruleset:
 
 
 def check_transcript(
-    source: tr.Source,
+    source: btn.Source,
     path: str,
     ruleset: Ruleset | None = None,
     required: frozenset[str] = frozenset(),
@@ -1190,31 +1190,31 @@ def check_transcript(
         TranscriptSyntaxError: the file is not valid BTN (the hands before it are yielded).
         SpecError, UnreadableInputError: the file names a ruleset that cannot be loaded.
     """
-    with tr.TranscriptReader(source, path) as reader:
+    with btn.TranscriptReader(source, path) as reader:
         if ruleset is None:
             ruleset = ruleset_of(reader)
         yield from check_hands(reader, path, ruleset, required, pictures=pictures, fast=fast)
 
 
-def ruleset_of(reader: tr.TranscriptReader) -> Ruleset:
+def ruleset_of(reader: btn.TranscriptReader) -> Ruleset:
     """The ruleset a transcript names in its ``[Ruleset]`` tag."""
     return _shipped_ruleset(ruleset_tag(reader))
 
 
-def ruleset_tag(reader: tr.TranscriptReader) -> str:
-    tags = {t.name: t.value for t in reader.header if isinstance(t, tr.Tag)}
+def ruleset_tag(reader: btn.TranscriptReader) -> str:
+    tags = {t.name: t.value for t in reader.header if isinstance(t, btn.Tag)}
     return tags.get("Ruleset", "")
 
 
-def starts_game(hand: tr.Hand) -> bool:
+def starts_game(hand: btn.Hand) -> bool:
     """Whether a hand begins a game of its own (it states its totals with a ``start`` line):
     such a hand owes nothing to the hands before it, so a file can be cut there."""
-    first = next((i for i in hand.items if isinstance(i, tr.Event)), None)
-    return isinstance(first, tr.Start)
+    first = next((i for i in hand.items if isinstance(i, btn.Event)), None)
+    return isinstance(first, btn.Start)
 
 
 def check_hands(
-    hands: Iterable[tr.Hand],
+    hands: Iterable[btn.Hand],
     path: str,
     ruleset: Ruleset,
     required: frozenset[str] = frozenset(),
@@ -1225,13 +1225,13 @@ def check_hands(
     """Replay hands that follow each other as games: running totals, dealer rotation and the
     game's winner carry over; a new game starts after one ends and at every hand that
     :func:`starts_game`. Divergences quote their lines when ``hands`` is a
-    :class:`~baloot_conformance.transcript.TranscriptReader`. ``trace`` counts the rules that
+    :class:`~baloot_conformance.btn.TranscriptReader`. ``trace`` counts the rules that
     decided something (rule coverage).
 
     Hands read from a reader take the fast lane (:mod:`~baloot_conformance.fast_lane`) unless
     ``fast`` is false or claims are ``required`` or rules traced: the verdicts are the same.
     """
-    if fast and isinstance(hands, tr.TranscriptReader) and not required and trace is None:
+    if fast and isinstance(hands, btn.TranscriptReader) and not required and trace is None:
         from baloot_conformance.fast_lane import check_chunks
 
         yield from check_chunks(hands, path, ruleset, pictures)
@@ -1241,10 +1241,10 @@ def check_hands(
 
 
 def replay_hands(
-    hands: Iterable[tr.Hand],
+    hands: Iterable[btn.Hand],
     path: str,
     ruleset: Ruleset,
-    required: frozenset[str] | Callable[[tr.Hand], frozenset[str]] = frozenset(),
+    required: frozenset[str] | Callable[[btn.Hand], frozenset[str]] = frozenset(),
     trace: Trace | None = None,
     pictures: bool = False,
 ) -> Iterator[tuple[HandVerdict, HandChecker]]:
@@ -1254,7 +1254,7 @@ def replay_hands(
     name = f"{ruleset.id}@{ruleset.version}"
     game: Game | None = None
     expected_dealer: Seat | None = None
-    lines = hands.source_line if isinstance(hands, tr.TranscriptReader) else (lambda n: None)
+    lines = hands.source_line if isinstance(hands, btn.TranscriptReader) else (lambda n: None)
     for hand in hands:
         if game is None or game.is_over() or starts_game(hand):
             game = Game(ruleset, dealer=0, trace=trace)

@@ -3,7 +3,7 @@
 Run ``python bench/bench_parse.py`` (optionally with sizes, e.g. ``1000 10000``). It writes
 transcripts of 1,000, 10,000 and 100,000 hands (each about 40 lines, like the worked hand of
 docs/btn.md) to a temporary folder, then reads each one in a fresh process with
-:func:`baloot_conformance.transcript.iter_hands`, and prints the speed and the peak resident
+:func:`baloot_conformance.btn.iter_hands`, and prints the speed and the peak resident
 memory of that process. Memory should stay flat: the reader holds one hand at a time.
 """
 
@@ -76,7 +76,7 @@ def write_file(path: Path, hands: int) -> None:
 def measure(path: str, repeats: int) -> None:
     """Child process: read the file ``repeats`` times; print the hands, the best time and the
     peak RSS in KiB (the machine is shared, so the best of a few runs is the fair figure)."""
-    from baloot_conformance.transcript import iter_hands
+    from baloot_conformance.btn import iter_hands
 
     seconds = float("inf")
     count = 0

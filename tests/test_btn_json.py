@@ -10,10 +10,16 @@ from btn_strategies import transcripts
 from hypothesis import HealthCheck, given, settings
 from jsonschema import Draft202012Validator
 
-from baloot_conformance.btn_json import from_json, from_json_text, schema, to_json, to_json_text
-from baloot_conformance.btn_writer import format_transcript
+from baloot_conformance.btn import parse_transcript, read_transcript
+from baloot_conformance.btn.json_form import (
+    from_json,
+    from_json_text,
+    schema,
+    to_json,
+    to_json_text,
+)
+from baloot_conformance.btn.writer import format_transcript
 from baloot_conformance.errors import TranscriptSyntaxError
-from baloot_conformance.transcript import parse_transcript, read_transcript
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

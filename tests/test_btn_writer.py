@@ -12,8 +12,8 @@ from btn_strategies import respelled, transcripts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baloot_conformance.btn_writer import format_transcript
-from baloot_conformance.transcript import iter_hands, parse_transcript, read_transcript
+from baloot_conformance.btn import iter_hands, parse_transcript, read_transcript
+from baloot_conformance.btn.writer import format_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

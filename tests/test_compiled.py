@@ -163,7 +163,7 @@ def errors_are_the_same(build: Path, cwd: Path) -> None:
 def _print_corpus(folder: Path) -> None:
     """Each fixture's verdicts, as reprs (the fast lane takes the hands that pass, the
     reference path the others)."""
-    from baloot_conformance import transcript as tr
+    from baloot_conformance import btn
     from baloot_conformance.errors import TranscriptSyntaxError
     from baloot_conformance.fixtures import load_corpus
     from baloot_conformance.ruleset import load_ruleset
@@ -173,7 +173,7 @@ def _print_corpus(folder: Path) -> None:
         print("fixture", fixture.id)
         rules = load_ruleset(fixture.tag or fixture.ruleset_id)
         try:
-            with tr.TranscriptReader.from_text(fixture.text, "t.btn") as reader:
+            with btn.TranscriptReader.from_text(fixture.text, "t.btn") as reader:
                 for verdict in check_hands(reader, "t.btn", rules):
                     print(repr(verdict))
         except TranscriptSyntaxError as exc:

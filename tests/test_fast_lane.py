@@ -18,8 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baloot_conformance import fast_lane
-from baloot_conformance import transcript as tr
+from baloot_conformance import btn, fast_lane
 from baloot_conformance.cli import main
 from baloot_conformance.errors import TranscriptSyntaxError
 from baloot_conformance.fixtures import load_corpus
@@ -39,7 +38,7 @@ def outcome(
     """The verdicts of a transcript, and the syntax error that stopped it (if any)."""
     verdicts: list[HandVerdict] = []
     try:
-        with tr.TranscriptReader.from_text(text, "t.btn") as reader:
+        with btn.TranscriptReader.from_text(text, "t.btn") as reader:
             rules = ruleset_named(ruleset_id or "saudi")
             verdicts.extend(check_hands(reader, "t.btn", rules, fast=fast))
     except TranscriptSyntaxError as exc:

@@ -17,13 +17,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baloot_conformance.btn_json import JsonReader, to_json_text
-from baloot_conformance.btn_writer import format_transcript
+from baloot_conformance.btn import TranscriptReader
+from baloot_conformance.btn.json_form import JsonReader, to_json_text
+from baloot_conformance.btn.writer import format_transcript
 from baloot_conformance.errors import BalootError, FormulaError, TranscriptSyntaxError
 from baloot_conformance.formula import parse_formula
 from baloot_conformance.rules import CONVERSION_VARIABLES
 from baloot_conformance.ruleset import load_ruleset
-from baloot_conformance.transcript import TranscriptReader
 from baloot_conformance.verdict import check_hands
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,7 +87,7 @@ def test_what_reads_back_round_trips_through_both_forms(data: bytes) -> None:
 
 def _json_mutations() -> st.SearchStrategy[str]:
     with TranscriptReader(ROOT / "fixtures" / "scoring" / "worked-hand.btn") as reader:
-        from baloot_conformance.transcript import Transcript
+        from baloot_conformance.btn import Transcript
 
         transcript = Transcript(version=reader.version, header=reader.header, hands=tuple(reader))
     document = json.loads(to_json_text(transcript))

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from baloot_conformance.btn_json import JsonReader
+from baloot_conformance.btn import MAX_LINE_BYTES, TranscriptReader
+from baloot_conformance.btn.json_form import JsonReader
 from baloot_conformance.cli import main
 from baloot_conformance.errors import TranscriptSyntaxError
-from baloot_conformance.transcript import MAX_LINE_BYTES, TranscriptReader
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = ROOT / "examples" / "conforming-game.btn"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from baloot_conformance import transcript as tr
+from baloot_conformance import btn
 from baloot_conformance.cli import main
 from baloot_conformance.diff import diff_rulesets, isolate
 from baloot_conformance.engine.playout import Policy
@@ -22,9 +22,9 @@ ALL = [load_ruleset(name) for name in shipped_rulesets()]
 POLICY = Policy(contracts={"sun": 1, "hokum": 1}, raise_chance=0.5)
 
 
-def games(name: str) -> list[tuple[str, list[tr.Hand]]]:
+def games(name: str) -> list[tuple[str, list[btn.Hand]]]:
     text = "".join(generate_games(load_ruleset(name), seed=11, games=20, hands=2, policy=POLICY))
-    with tr.TranscriptReader(io.StringIO(text), f"{name}.btn") as reader:
+    with btn.TranscriptReader(io.StringIO(text), f"{name}.btn") as reader:
         return [(f"{name}.btn", list(reader))]
 
 

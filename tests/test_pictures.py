@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from baloot_conformance import transcript as tr
+from baloot_conformance import btn
 from baloot_conformance.cli import main
 from baloot_conformance.report.diagram import render
 from baloot_conformance.ruleset import load_ruleset, shipped_rulesets
@@ -43,7 +43,7 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 
 def table_1_4() -> str:
-    with tr.TranscriptReader(CONFORMING) as reader:
+    with btn.TranscriptReader(CONFORMING) as reader:
         hands = list(reader)
     return render(table_at(hands, load_ruleset("saudi"), 1, 4), color=True)
 

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from btn_strategies import mutated, respelled, transcripts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baloot_conformance import btn_statements
-from baloot_conformance.cards import Card, Suit
-from baloot_conformance.errors import TranscriptSyntaxError
-from baloot_conformance.transcript import (
+from baloot_conformance.btn import (
     MAX_LINE_BYTES,
     Call,
     Comment,
@@ -28,12 +26,15 @@ from baloot_conformance.transcript import (
     TeamClaim,
     TranscriptReader,
     TrickClaim,
-    fast_statements,
     iter_hands,
-    lark_statements,
     parse_transcript,
     read_transcript,
 )
+from baloot_conformance.btn import statements as btn_statements
+from baloot_conformance.btn.grammar import lark_statements
+from baloot_conformance.btn.statements import fast_statements
+from baloot_conformance.cards import Card, Suit
+from baloot_conformance.errors import TranscriptSyntaxError
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -395,22 +396,19 @@ def test_only_the_kit_error_comes_out(data: st.DataObject) -> None:
 def test_fast_path_needs_no_lark_for_valid_lines(data: st.DataObject) -> None:
     """Every spelling the generator produces is recognised without the Lark fallback."""
     text = data.draw(respelled(data.draw(transcripts(max_hands=2))))
-    original = btn_statements._slow_statement
 
     def refuse(line: str, number: int, errors: object) -> object:
         raise AssertionError(f"line {number} took the slow path: {line!r}")
 
-    btn_statements._slow_statement = refuse  # type: ignore[assignment]
-    try:
+    with mock.patch.object(btn_statements, "_slow_statement", refuse):
         fast_statements(text)
-    finally:
-        btn_statements._slow_statement = original
 
 
 def test_game_runs_cut_before_hands_that_start_a_game() -> None:
+    from baloot_conformance.btn import TranscriptReader
+    from baloot_conformance.btn.runs import game_runs
     from baloot_conformance.generate import generate_games
     from baloot_conformance.ruleset import load_ruleset
-    from baloot_conformance.transcript import TranscriptReader, game_runs
 
     text = "".join(generate_games(load_ruleset("saudi"), 3, games=12))
     data = text.encode("utf-8")
@@ -447,7 +445,7 @@ _CARD_WORDS = st.sampled_from(["7C", "TH", "10S", "AD", "KC", "Q♠", "1C", "QS"
 def test_a_trick_line_read_by_splitting_is_read_as_its_pattern_reads_it(
     number: str, plays: list[tuple[str, str]], claim: str, tail: str, comma: str
 ) -> None:
-    from baloot_conformance.btn_statements import _FAST, _split_trick
+    from baloot_conformance.btn.statements import _FAST, _split_trick
 
     line = f"trick {number}: " + comma.join(f"{s} {c}" for s, c in plays) + claim + tail
     match = _FAST["trick"][0](line)
@@ -461,9 +459,9 @@ def test_a_trick_line_read_by_splitting_is_read_as_its_pattern_reads_it(
 
 
 def test_runs_do_not_depend_on_how_the_stream_is_read() -> None:
+    from baloot_conformance.btn.runs import iter_game_runs, repeats_hand_numbers
     from baloot_conformance.generate import generate_games
     from baloot_conformance.ruleset import load_ruleset
-    from baloot_conformance.transcript import iter_game_runs, repeats_hand_numbers
 
     class Trickle(io.BytesIO):
         """A stream that gives at most 7 bytes a read: every block boundary is tried."""

@@ -343,9 +343,9 @@ def test_a_kawesh_void_hand_claims_no_contract() -> None:
     """'= contract none' is right after a Kawesh as after four passes (it was refused)."""
     import io
 
+    from baloot_conformance.btn import TranscriptReader
     from baloot_conformance.engine.playout import Policy
     from baloot_conformance.generate import generate_games
-    from baloot_conformance.transcript import TranscriptReader
     from baloot_conformance.verdict import check_hands
 
     ja = load_ruleset("wikipedia-ja")

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from oracle import Declared, HandRecord, Unmodelled, Worked, work
 
-from baloot_conformance import transcript as tr
+from baloot_conformance import btn
 from baloot_conformance.diff import isolate, rule_documents
 from baloot_conformance.engine.playout import Policy
 from baloot_conformance.engine.trace import Trace
@@ -82,7 +82,7 @@ def slug(rule_id: str) -> str:
 
 def replay(text: str, ruleset: Ruleset = SAUDI) -> tuple[list[HandVerdict], Trace]:
     trace = Trace()
-    with tr.TranscriptReader(io.StringIO(text), "<fixture>") as reader:
+    with btn.TranscriptReader(io.StringIO(text), "<fixture>") as reader:
         verdicts = list(check_hands(reader, "<fixture>", ruleset, trace=trace))
     return verdicts, trace
 
@@ -98,7 +98,7 @@ def root(verdicts: list[HandVerdict]) -> tuple[str, str] | None:
     return None
 
 
-def record(hand: tr.Hand) -> HandRecord:
+def record(hand: btn.Hand) -> HandRecord:
     """The events of a hand as the oracle reads them (its claims are not used)."""
     dealer = ""
     buyer = kind = ""
@@ -108,17 +108,17 @@ def record(hand: tr.Hand) -> HandRecord:
     declared: list[Declared] = []
     eight: dict[str, set[str]] = {s: set() for s in "NWSE"}
     for item in hand.items:
-        if isinstance(item, tr.Dealer):
+        if isinstance(item, btn.Dealer):
             dealer = item.seat
-        elif isinstance(item, tr.ContractClaim) and item.buyer is not None:
+        elif isinstance(item, btn.ContractClaim) and item.buyer is not None:
             buyer, kind = item.buyer, item.kind or ""
             trump = item.trump.value if item.trump is not None else None
             level = item.multiplier or 1
-        elif isinstance(item, tr.Call) and item.phase == "raise" and item.word not in ("pass",):
+        elif isinstance(item, btn.Call) and item.phase == "raise" and item.word not in ("pass",):
             level = 2  # raised: the oracle does not score it
-        elif isinstance(item, tr.Declare):
+        elif isinstance(item, btn.Declare):
             declared.append(Declared(item.seat, item.project, [c.code for c in item.cards]))
-        elif isinstance(item, tr.Play):
+        elif isinstance(item, btn.Play):
             if not tricks or len(tricks[-1]) == 4:
                 tricks.append([])
             tricks[-1].append((item.seat, item.card.code))
@@ -128,10 +128,10 @@ def record(hand: tr.Hand) -> HandRecord:
     return HandRecord(dealer, kind, trump, buyer, tricks, declared, eight, level)
 
 
-def claims(hand: tr.Hand) -> dict[str, dict[str, int]]:
+def claims(hand: btn.Hand) -> dict[str, dict[str, int]]:
     found: dict[str, dict[str, int]] = {}
     for item in hand.items:
-        if isinstance(item, tr.TeamClaim) and item.ns is not None and item.ew is not None:
+        if isinstance(item, btn.TeamClaim) and item.ns is not None and item.ew is not None:
             found[item.name] = {"NS": item.ns, "EW": item.ew}
     return found
 
@@ -139,7 +139,7 @@ def claims(hand: tr.Hand) -> dict[str, dict[str, int]]:
 def worked(text: str) -> Worked | None:
     """The oracle's numbers for a one-hand text, when it models the hand and agrees with
     every figure claimed; ``None`` otherwise."""
-    hands = list(tr.parse_transcript(text).hands)
+    hands = list(btn.parse_transcript(text).hands)
     try:
         result = work(record(hands[-1]))
     except Unmodelled:

@@ -26,12 +26,14 @@ from pathlib import Path
 
 #: The modules compiled, relative to the folder that holds the package: where a passing hand
 #: spends its time (statements, hand building, the interpreter, verdicts, the fast lane).
-#: ``btn_items`` is left out on purpose: items are built with ``object.__new__``, which needs
+#: ``btn/items.py`` is left out on purpose: items are built with ``object.__new__``, which needs
 #: ordinary classes, and every module must see the same item classes.
 COMPILED = (
     "baloot_conformance/errors.py",
-    "baloot_conformance/btn_statements.py",
-    "baloot_conformance/btn_builder.py",
+    "baloot_conformance/btn/lines.py",
+    "baloot_conformance/btn/grammar.py",
+    "baloot_conformance/btn/statements.py",
+    "baloot_conformance/btn/builder.py",
     "baloot_conformance/engine/__init__.py",
     "baloot_conformance/engine/actions.py",
     "baloot_conformance/engine/auction.py",

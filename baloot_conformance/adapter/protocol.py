@@ -12,7 +12,7 @@ import re
 from functools import cache
 from typing import Any
 
-from baloot_conformance import btn_json
+from baloot_conformance.btn import json_form
 from baloot_conformance.cards import CARDS
 from baloot_conformance.resources import spec_path
 
@@ -45,7 +45,7 @@ def _validator(name: str) -> Any:
     registry: Registry[Any] = Registry().with_resources(
         (
             (document["$id"], Resource.from_contents(document)),
-            (btn_json.schema()["$id"], Resource.from_contents(btn_json.schema())),
+            (json_form.schema()["$id"], Resource.from_contents(json_form.schema())),
         )
     )
     definition = {"$ref": f"{document['$id']}#/$defs/{name}"}

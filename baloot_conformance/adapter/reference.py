@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TextIO
 
-from baloot_conformance import __version__, btn_json
-from baloot_conformance import transcript as tr
+from baloot_conformance import __version__, btn
 from baloot_conformance.adapter.protocol import PROTOCOL
+from baloot_conformance.btn import json_form
 from baloot_conformance.engine.model import SEAT_NAMES, cards_of, seat_from_name
 from baloot_conformance.errors import BalootError
 from baloot_conformance.generate import contract_claim, result_claims
@@ -42,14 +42,14 @@ class Rejection:
     reason: str
 
 
-def first_rejection(transcript: tr.Transcript, rules: Ruleset) -> Rejection | None:
+def first_rejection(transcript: btn.Transcript, rules: Ruleset) -> Rejection | None:
     """The first event of ``transcript`` (events only) that ``rules`` forbid, or ``None``
     when it forbids none."""
     replay = replay_hands(transcript.hands, "", rules)
     return rejection_in(transcript.hands, [verdict for verdict, _ in replay])
 
 
-def rejection_in(hands: Sequence[tr.Hand], verdicts: Sequence[HandVerdict]) -> Rejection | None:
+def rejection_in(hands: Sequence[btn.Hand], verdicts: Sequence[HandVerdict]) -> Rejection | None:
     """The first event the hands' verdicts find illegal. A hand the interpreter cannot
     follow (an inconsistent deal) is rejected at its first event."""
     for hand, verdict in zip(hands, verdicts, strict=True):
@@ -59,30 +59,30 @@ def rejection_in(hands: Sequence[tr.Hand], verdicts: Sequence[HandVerdict]) -> R
                 (
                     i
                     for i, item in enumerate(hand.items)
-                    if isinstance(item, tr.Item) and item.position == root.position
+                    if isinstance(item, btn.Item) and item.position == root.position
                 ),
                 0,
             )
             return Rejection(hand.number, index, root.position, root.rule_id, root.message)
         if verdict.status == "error":
-            first = next((item for item in hand.items if isinstance(item, tr.Item)), None)
+            first = next((item for item in hand.items if isinstance(item, btn.Item)), None)
             position = first.position if first else hand.position
             return Rejection(hand.number, 0, position, None, verdict.error or "")
     return None
 
 
-def replayed(transcript: tr.Transcript, rules: Ruleset) -> HandChecker:
+def replayed(transcript: btn.Transcript, rules: Ruleset) -> HandChecker:
     """The checker of the transcript's last hand, replayed after the hands before it."""
     *_, (_, checker) = replay_hands(transcript.hands, "", rules)
     return checker
 
 
-def legal_now(checker: HandChecker, hand: tr.Hand, seat: str) -> dict[str, list[str]]:
+def legal_now(checker: HandChecker, hand: btn.Hand, seat: str) -> dict[str, list[str]]:
     """The calls and cards ``seat`` may make at the end of ``hand`` (replayed by
     ``checker``)."""
-    if checker.partial and not any(isinstance(i, tr.ContractClaim) for i in hand.items):
+    if checker.partial and not any(isinstance(i, btn.ContractClaim) for i in hand.items):
         checker.partial = ""  # not a partial hand: its auction has not begun yet
-    probe = tr.LegalClaim(position=f"{hand.position}.next", seat=seat, cards=())
+    probe = btn.LegalClaim(position=f"{hand.position}.next", seat=seat, cards=())
     try:
         calls, cards = checker.legal_now(probe, seat_from_name(seat))
     except ReplayStop:  # the hand cannot go on: nothing is legal
@@ -90,16 +90,16 @@ def legal_now(checker: HandChecker, hand: tr.Hand, seat: str) -> dict[str, list[
     return {"calls": sorted(calls), "cards": [card.code for card in cards_of(cards)]}
 
 
-def hand_claims(checker: HandChecker, hand: tr.Hand) -> list[dict[str, Any]]:
+def hand_claims(checker: HandChecker, hand: btn.Hand) -> list[dict[str, Any]]:
     """The claims of ``hand``, played out (replayed by ``checker``), in their JSON form."""
     engine = checker.engine
     prefix = hand.position
     if engine is None or not engine.is_over():
         return []
-    claims: list[tr.Claim] = [contract_claim(engine, prefix)]
+    claims: list[btn.Claim] = [contract_claim(engine, prefix)]
     for number, (winner, points) in enumerate(checker.tricks, 1):
         claims.append(
-            tr.TrickClaim(
+            btn.TrickClaim(
                 position=f"{prefix}.t{number}.winner",
                 trick=number,
                 winner=SEAT_NAMES[winner],
@@ -107,7 +107,7 @@ def hand_claims(checker: HandChecker, hand: tr.Hand) -> list[dict[str, Any]]:
             )
         )
     claims += result_claims(engine, checker.game, prefix, checker.totals)
-    return [btn_json.item_json(claim) for claim in claims]
+    return [json_form.item_json(claim) for claim in claims]
 
 
 class _Walk:
@@ -116,7 +116,7 @@ class _Walk:
     instead of from the start (as long as what the hand's scan found has not changed)."""
 
     def __init__(
-        self, key: Any, items: list[Any], feed: btn_json.HandFeed, checker: HandChecker
+        self, key: Any, items: list[Any], feed: json_form.HandFeed, checker: HandChecker
     ) -> None:
         self.key, self.items, self.feed, self.checker = key, items, feed, checker
         self.scanned = _scanned(checker)
@@ -160,7 +160,7 @@ class ReferenceAdapter:
         try:
             rules = self.rules or _shipped(request["ruleset"]["id"])
             if command == "replay":
-                transcript = btn_json.from_json(request["transcript"], "<request>", self.validate)
+                transcript = json_form.from_json(request["transcript"], "<request>", self.validate)
                 rejection = first_rejection(transcript, rules)
                 if rejection is None:
                     return {"seq": seq, "accepted": True}
@@ -175,18 +175,18 @@ class ReferenceAdapter:
                 checker, hand = self._walk(request["transcript"], rules)
                 return {"seq": seq, **legal_now(checker, hand, request["seat"])}
             if command == "claims":
-                transcript = btn_json.from_json(request["transcript"], "<request>", self.validate)
+                transcript = json_form.from_json(request["transcript"], "<request>", self.validate)
                 checker = replayed(transcript, rules)
                 return {"seq": seq, "claims": hand_claims(checker, transcript.hands[-1])}
         except (BalootError, KeyError, TypeError, ValueError, IndexError) as exc:
             return {"seq": seq, "error": f"{type(exc).__name__}: {exc}"}
         return {"seq": seq, "error": f"unknown command {command!r}"}
 
-    def _walk(self, data: dict[str, Any], rules: Ruleset) -> tuple[HandChecker, tr.Hand]:
+    def _walk(self, data: dict[str, Any], rules: Ruleset) -> tuple[HandChecker, btn.Hand]:
         """The checker of the transcript's last hand, and that hand, going on from the last
         request's when this one extends it."""
         if self.validate:
-            btn_json.from_json(data, "<request>")  # only to check it
+            json_form.from_json(data, "<request>")  # only to check it
         hands = data["hands"]
         last_hand = hands[-1]
         key = (id(rules), json.dumps(data["header"]), json.dumps(hands[:-1]), last_hand["hand"])
@@ -204,8 +204,8 @@ class ReferenceAdapter:
                     return walk.checker, hand
                 except ReplayStop:
                     pass
-        head = btn_json.from_json({**data, "hands": hands[:-1]}, "<request>", validate=False)
-        feed = btn_json.HandFeed(last_hand["hand"], "<request>")
+        head = json_form.from_json({**data, "hands": hands[:-1]}, "<request>", validate=False)
+        feed = json_form.HandFeed(last_hand["hand"], "<request>")
         feed.extend(items)
         hand = feed.hand()
         checker = replayed(dataclasses.replace(head, hands=(*head.hands, hand)), rules)

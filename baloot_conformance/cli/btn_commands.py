@@ -13,8 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from baloot_conformance.btn_json import JsonReader, json_chunks
-from baloot_conformance.btn_writer import format_hand, format_header
+from baloot_conformance.btn import TranscriptReader
+from baloot_conformance.btn.json_form import JsonReader, json_chunks
+from baloot_conformance.btn.writer import format_hand, format_header
 from baloot_conformance.cli.output import replaced
 from baloot_conformance.errors import BalootError, TranscriptSyntaxError, UnreadableInputError
 from baloot_conformance.importers import (
@@ -23,7 +24,6 @@ from baloot_conformance.importers import (
     import_file,
     importer,
 )
-from baloot_conformance.transcript import TranscriptReader
 
 EXIT_OK = 0
 EXIT_INVALID = 1

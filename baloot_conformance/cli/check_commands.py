@@ -23,8 +23,8 @@ from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO, cast
 
-from baloot_conformance import __version__
-from baloot_conformance import transcript as tr
+from baloot_conformance import __version__, btn
+from baloot_conformance.btn.runs import iter_game_runs, repeats_hand_numbers
 from baloot_conformance.cli.output import replaced
 from baloot_conformance.errors import BalootError, UnreadableInputError
 from baloot_conformance.report import FORMATS, make_reporter
@@ -177,7 +177,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 # --- check --------------------------------------------------------------------------------
 
 
-TRANSCRIPT_ENDINGS = (".btn", *(f".btn{ending}" for ending in tr.COMPRESSED))
+TRANSCRIPT_ENDINGS = (".btn", *(f".btn{ending}" for ending in btn.COMPRESSED))
 """The files a folder given to ``check`` contributes."""
 
 
@@ -407,13 +407,13 @@ def _game_runs(path: str) -> tuple[str, Iterator[tuple[bytes, int]]] | None:
     first pass checks that the file can be cut); ``None`` when it cannot (its header reads
     badly, it repeats a hand number, or it is a single run): a worker then reads it whole."""
     try:
-        with tr.TranscriptReader(path) as reader:
+        with btn.TranscriptReader(path) as reader:
             tag = ruleset_tag(reader)
-        with tr.open_source(path) as stream:
-            if tr.repeats_hand_numbers(stream):
+        with btn.open_source(path) as stream:
+            if repeats_hand_numbers(stream):
                 return None
-        with tr.open_source(path) as stream:
-            runs = tr.iter_game_runs(stream, _RUN_HANDS)
+        with btn.open_source(path) as stream:
+            runs = iter_game_runs(stream, _RUN_HANDS)
             if sum(1 for _ in itertools.islice(runs, 2)) < 2:
                 return None
     except (BalootError, OSError, EOFError):
@@ -422,8 +422,8 @@ def _game_runs(path: str) -> tuple[str, Iterator[tuple[bytes, int]]] | None:
 
 
 def _stream_runs(path: str) -> Iterator[tuple[bytes, int]]:
-    with tr.open_source(path) as stream:
-        yield from tr.iter_game_runs(stream, _RUN_HANDS)
+    with btn.open_source(path) as stream:
+        yield from iter_game_runs(stream, _RUN_HANDS)
 
 
 def _check_task(task: _Task) -> _Result:
@@ -457,7 +457,7 @@ def _task_verdicts(task: _Task, problems: list[FileError]) -> Iterator[HandVerdi
         return
     try:
         ruleset = _load(reference or "")
-        reader = tr.TranscriptReader.for_hands(run[0], path, run[1])
+        reader = btn.TranscriptReader.for_hands(run[0], path, run[1])
         required, pictures, fast, _ = options
         yield from check_hands(reader, path, ruleset, required, pictures=pictures, fast=fast)
     except BalootError as exc:

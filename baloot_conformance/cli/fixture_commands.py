@@ -164,8 +164,8 @@ def run_export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 
 def _exported_text(fixture: Fixture, form: str) -> str:
-    from baloot_conformance.btn_json import to_json_text
-    from baloot_conformance.transcript import parse_transcript
+    from baloot_conformance.btn import parse_transcript
+    from baloot_conformance.btn.json_form import to_json_text
 
     if form == "btn":
         return fixture.text

@@ -7,10 +7,10 @@ import os
 from pathlib import Path
 from typing import Any, TextIO
 
+from baloot_conformance.btn import TranscriptReader
 from baloot_conformance.report.diagram import render
 from baloot_conformance.ruleset import load_ruleset
 from baloot_conformance.table import NoSuchMoment, table_at
-from baloot_conformance.transcript import TranscriptReader
 from baloot_conformance.verdict import ruleset_tag
 
 _EXIT_OK, _EXIT_USAGE = 0, 2

@@ -16,11 +16,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import IO, Any
 
-from baloot_conformance.btn_statements import _Errors
-from baloot_conformance.cards import Card, Suit
-from baloot_conformance.errors import Location, TranscriptSyntaxError
-from baloot_conformance.resources import spec_path
-from baloot_conformance.transcript import (
+from baloot_conformance.btn.builder import HandBuilder
+from baloot_conformance.btn.grammar import Stmt
+from baloot_conformance.btn.items import (
     TEAM_CLAIMS,
     Baloot,
     Call,
@@ -32,7 +30,6 @@ from baloot_conformance.transcript import (
     FaceUp,
     Foul,
     Hand,
-    HandBuilder,
     HandItem,
     Hold,
     KabootClaim,
@@ -41,14 +38,17 @@ from baloot_conformance.transcript import (
     Rest,
     ResultClaim,
     Start,
-    Stmt,
     Tag,
     TeamClaim,
     Transcript,
     TrickClaim,
     WinnerClaim,
-    load_metadata,
 )
+from baloot_conformance.btn.lines import _Errors
+from baloot_conformance.btn.reader import load_metadata
+from baloot_conformance.cards import Card, Suit
+from baloot_conformance.errors import Location, TranscriptSyntaxError
+from baloot_conformance.resources import spec_path
 
 __all__ = ["from_json", "from_json_text", "schema", "to_json", "to_json_text"]
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from baloot_conformance.btn_items import (
+from baloot_conformance.btn.grammar import _STATEMENT_WORDS, Stmt
+from baloot_conformance.btn.items import (
     _MAKE_BALOOT,
     _MAKE_CALL,
     _MAKE_CLOSING,
@@ -36,7 +37,7 @@ from baloot_conformance.btn_items import (
     Play,
     Rest,
 )
-from baloot_conformance.btn_statements import _STATEMENT_WORDS, Stmt, _Errors
+from baloot_conformance.btn.lines import _Errors
 from baloot_conformance.cards import Card
 from baloot_conformance.errors import TranscriptSyntaxError
 

@@ -1,139 +1,43 @@
-"""Reading BTN, the Baloot Transcript Notation: text to typed events and claims.
+"""Reading BTN, layer 5: the reader, text to typed events and claims, one hand at a time.
 
-Reading is streaming: :class:`TranscriptReader` reads the header, then yields one
-:class:`Hand` at a time, so memory is bounded by the largest hand, not by the file. This
-module is the reader and the public face of reading; its layers live in modules of their own
-(each usable alone: the tests use them to compare the front ends), and nothing outside them
-parses BTN text:
-
-1. lines, 2. statements, 3. layout (:mod:`~baloot_conformance.btn_statements`): bytes or text
-   to ``(line number, text)`` with a line-length limit and UTF-8 checks; one :data:`Stmt` tuple
-   per line (a fast path, or the Lark grammar ``grammar/btn.lark`` for the hard cases); the
-   version line first, the metadata block, header tags, then hands;
-4. hands (:mod:`~baloot_conformance.btn_builder`): structural checks that need no rules (a
-   card dealt twice, a missing seat, a claim before the event it refers to, ...) and the
-   stable positions (``h2.t5.p3``).
-
-The items they build (events, claims, hands, transcripts) are in
-:mod:`~baloot_conformance.btn_items`, and are re-exported here.
+:class:`TranscriptReader` reads the version line, the metadata block and the header tags at
+once, then yields one :class:`~baloot_conformance.btn.items.Hand` at a time, so memory is
+bounded by the largest hand, not by the file. Its layers below are lines
+(:mod:`~baloot_conformance.btn.lines`), statements (:mod:`~baloot_conformance.btn.statements`,
+with :mod:`~baloot_conformance.btn.grammar` for the lines the fast path leaves) and hands
+(:mod:`~baloot_conformance.btn.builder`); files are opened by
+:mod:`~baloot_conformance.btn.sources`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import gzip
 import io
 import os
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any
 
-from baloot_conformance.btn_builder import HandBuilder
-from baloot_conformance.btn_items import (
-    SEATS,
-    TEAM_CLAIMS,
-    TEAMS,
-    Baloot,
-    Call,
-    Claim,
-    Comment,
-    ContractClaim,
-    Deal,
-    Dealer,
-    Declare,
-    Event,
-    FaceUp,
-    Foul,
-    Hand,
-    HandItem,
-    Hold,
-    Item,
-    KabootClaim,
-    LegalCallsClaim,
-    LegalClaim,
-    Play,
-    Rest,
-    ResultClaim,
-    Start,
-    Tag,
-    TeamClaim,
-    Transcript,
-    TrickClaim,
-    WinnerClaim,
-)
-from baloot_conformance.btn_statements import (
-    _HEADER_ONLY,
-    MAX_LINE_BYTES,
+from baloot_conformance.btn.builder import HandBuilder
+from baloot_conformance.btn.grammar import Stmt
+from baloot_conformance.btn.items import Comment, Hand, Tag, Transcript
+from baloot_conformance.btn.lines import (
     Source,
-    Stmt,
     _Errors,
-    _layout_error,
-    _layout_step,
     _lines_from_binary,
     _lines_from_stream,
     _lines_from_text,
-    _Readable,
+)
+from baloot_conformance.btn.sources import _LineIndex, _nth_line, open_source
+from baloot_conformance.btn.statements import (
+    _HEADER_ONLY,
+    _layout_error,
+    _layout_step,
     _statements,
-    fast_statements,
-    lark_parser,
-    lark_statements,
 )
 from baloot_conformance.errors import SpecError, TranscriptSyntaxError, caret_excerpt
 from baloot_conformance.ruleset import load_yaml
-
-__all__ = [
-    "COMPRESSED",
-    "MAX_LINE_BYTES",
-    "SEATS",
-    "TEAMS",
-    "TEAM_CLAIMS",
-    "Baloot",
-    "Call",
-    "Claim",
-    "Comment",
-    "ContractClaim",
-    "Deal",
-    "Dealer",
-    "Declare",
-    "Event",
-    "FaceUp",
-    "Foul",
-    "Hand",
-    "HandBuilder",
-    "HandChunk",
-    "HandItem",
-    "Hold",
-    "Item",
-    "KabootClaim",
-    "LegalCallsClaim",
-    "LegalClaim",
-    "Play",
-    "Rest",
-    "ResultClaim",
-    "Source",
-    "Start",
-    "Stmt",
-    "Tag",
-    "TeamClaim",
-    "Transcript",
-    "TranscriptReader",
-    "TrickClaim",
-    "WinnerClaim",
-    "fast_statements",
-    "game_runs",
-    "iter_game_runs",
-    "iter_hands",
-    "lark_parser",
-    "lark_statements",
-    "load_metadata",
-    "open_source",
-    "parse_transcript",
-    "read_transcript",
-    "repeats_hand_numbers",
-]
-
 
 #: The major version of BTN this reader knows.
 KNOWN_MAJOR = 1
@@ -167,7 +71,7 @@ def load_metadata(text: str, first_line: int, errors_path: str = "<string>") -> 
     return data
 
 
-class _NumberSet:
+class NumberSet:
     """The hand numbers seen so far, in a bit map (12 KB for 100,000 hands, where a set of
     ints would take megabytes); very large numbers go to a plain set."""
 
@@ -192,110 +96,6 @@ class _NumberSet:
         if byte >= len(self.bits):
             self.bits.extend(bytes(max(byte + 1 - len(self.bits), len(self.bits))))
         self.bits[byte] |= 1 << (number & 7)
-
-
-class _LineIndex:
-    """Lines of a byte source fetched by number without holding the source: the offset of
-    every 1,024th line, found on the first request (a source that cannot seek, a Zstandard
-    stream, is read up to the line instead)."""
-
-    STEP = 1024
-
-    def __init__(self, opener: Callable[[], IO[bytes]]) -> None:
-        self._open = opener
-        self._marks: list[int] | None = None
-
-    def line(self, number: int) -> str | None:
-        try:
-            with self._open() as source:
-                if not source.seekable():  # a compressed stream: read up to the line
-                    raw = _nth_line(iter(lambda: source.readline(MAX_LINE_BYTES + 2), b""), number)
-                    return raw.decode("utf-8", "replace").rstrip("\r\n") if raw else None
-                if self._marks is None:
-                    self._marks = self._index(source)
-                mark, skip = divmod(number - 1, self.STEP)
-                if number < 1 or mark >= len(self._marks):
-                    return None
-                source.seek(self._marks[mark])
-                for _ in range(skip):
-                    if not source.readline(MAX_LINE_BYTES + 2):
-                        return None
-                raw = source.readline(MAX_LINE_BYTES + 2)
-        except OSError:
-            return None
-        return raw.decode("utf-8", "replace").rstrip("\r\n") if raw else None
-
-    def _index(self, source: IO[bytes]) -> list[int]:
-        marks, offset, count = [0], 0, 0
-        while raw := source.readline(MAX_LINE_BYTES + 2):
-            offset += len(raw)
-            count += 1
-            if count % self.STEP == 0:
-                marks.append(offset)
-        source.seek(0)
-        return marks
-
-
-def _nth_line(lines: Iterator[Any], number: int) -> Any:
-    for i, line in enumerate(lines, 1):
-        if i == number:
-            return line
-    return None
-
-
-COMPRESSED = (".gz", ".zst")
-"""The file name endings read as compressed transcripts (``.btn.gz``, ``.btn.zst``)."""
-
-
-def open_source(name: str) -> IO[bytes]:
-    """A transcript file opened for reading as bytes: gzip (``.gz``) and Zstandard (``.zst``,
-    with the optional ``zstandard`` package) are decompressed as they are read, so a large
-    archive never sits in memory.
-
-    Raises:
-        TranscriptSyntaxError: the file cannot be opened, or ``.zst`` without the package.
-    """
-    try:
-        if name.endswith(".gz"):
-            return cast(IO[bytes], gzip.open(name, "rb"))
-        raw = open(name, "rb")  # noqa: SIM115 - the reader closes it
-    except OSError as exc:
-        raise TranscriptSyntaxError(f"cannot read {name}: {exc.strerror or exc}") from None
-    if not name.endswith(".zst"):
-        return raw
-    try:
-        import zstandard
-    except ImportError:
-        raw.close()
-        raise TranscriptSyntaxError(
-            f"cannot read {name}: a .zst file needs the zstandard package",
-            hint="pip install 'baloot-conformance[zstd]', or decompress it first",
-        ) from None
-    return io.BufferedReader(_Zstd(zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)))
-
-
-class _Zstd(io.RawIOBase):
-    """A Zstandard stream whose damage is an ``OSError``, as gzip's is."""
-
-    def __init__(self, reader: Any) -> None:
-        self._reader = reader
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        import zstandard
-
-        try:
-            data = self._reader.read(len(buffer))
-        except zstandard.ZstdError as exc:
-            raise OSError(f"damaged Zstandard data: {exc}") from None
-        buffer[: len(data)] = data
-        return len(data)
-
-    def close(self) -> None:
-        self._reader.close()
-        super().close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,7 +182,7 @@ class TranscriptReader:
         reader.metadata = None
         reader.metadata_text = None
         reader.header = ()
-        reader._seen_hands = _NumberSet()
+        reader._seen_hands = NumberSet()
         reader._pending = reader._next()
         if reader._pending is None or reader._pending[0] != "hand":
             raise reader._errors.at("a run of hands starts with a 'hand' line", first_line, 1)
@@ -397,7 +197,7 @@ class TranscriptReader:
         self.metadata_text: str | None = None
         self.header: tuple[Tag | Comment, ...] = ()
         self._pending: Stmt | None = None
-        self._seen_hands = _NumberSet()
+        self._seen_hands = NumberSet()
         self._read_header()
 
     def _next(self) -> Stmt | None:
@@ -601,103 +401,6 @@ class TranscriptReader:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def game_runs(data: bytes, min_hands: int) -> list[tuple[bytes, int]]:
-    """A transcript cut into runs of whole games, to check them in parallel: each cut falls
-    before a ``hand`` line followed by a ``start`` line (a hand that begins a game of its
-    own), once at least ``min_hands`` hands have passed. The first run keeps the header; each
-    run comes with the file line it starts at (see :meth:`TranscriptReader.for_hands`).
-    Joined with newlines, the runs give back the data.
-
-    A file whose hand numbers seem to repeat is not cut: a reader of one run could not see the
-    repeat, and the whole file's reader reports it where it is.
-    """
-    if repeats_hand_numbers(io.BytesIO(data)):
-        return [(data, 1)]
-    return list(iter_game_runs(io.BytesIO(data), min_hands)) or [(data, 1)]
-
-
-def repeats_hand_numbers(stream: _Readable) -> bool:
-    """Whether a hand number seems to appear twice in a binary stream (then a file is not cut
-    into runs)."""
-    numbers = _NumberSet()  # compact: a set of a million numbers would take megabytes
-    for block in _line_blocks(stream):
-        for _, _, digits in _hand_lines(block):
-            if digits:
-                number = int(digits[:12])  # a longer number is refused by the reader anyway
-                if number in numbers:
-                    return True
-                numbers.add(number)
-    return False
-
-
-def iter_game_runs(stream: _Readable, min_hands: int) -> Iterator[tuple[bytes, int]]:
-    """:func:`game_runs` over a binary stream, one run at a time, so that a large file is
-    never held whole. The scanning is the regular-expression engine's (the parent process of
-    a parallel check reads every byte of every file, and must not slow the workers down)."""
-    run: list[bytes] = []  # the pieces of the current run
-    first = 1  # the file line the current run starts at
-    line = 1  # the file line the current block starts at
-    hands = 0  # hand lines in the current run
-    for block in _line_blocks(stream):
-        start = 0  # the start of the part of the block not yet in ``run``
-        counted, at = line, 0  # the file line at offset ``at`` of the block
-        size = len(block)
-        for where, indented, _ in _hand_lines(block):
-            if hands >= min_hands and not indented:
-                end = block.find(b"\n", where) + 1
-                if 0 < end < size and block.startswith(b"start ", end):
-                    run.append(block[start:where])
-                    piece = b"".join(run)
-                    yield piece[:-1] if piece.endswith(b"\n") else piece, first
-                    counted += block.count(b"\n", at, where)
-                    at = where
-                    run, first, start, hands = [], counted, where, 0
-            hands += 1
-        run.append(block[start:])
-        line += block.count(b"\n")
-    if run:
-        yield b"".join(run), first
-
-
-def _line_blocks(stream: _Readable) -> Iterator[bytes]:
-    """A binary stream in blocks of whole lines (the last may lack its line end). No block ends
-    with a ``hand`` line: whether a run may be cut before one depends on the line after it."""
-    carry = b""
-    while True:
-        data = stream.read(1 << 20)
-        block = carry + data
-        if not data:
-            if block:
-                yield block
-            return
-        cut = block.rfind(b"\n") + 1
-        while cut:
-            previous = block.rfind(b"\n", 0, cut - 1) + 1
-            if _HAND_AT.match(block, previous) is None:
-                break
-            cut = previous
-        carry = block[cut:]
-        if cut:
-            yield block[:cut]
-
-
-def _hand_lines(block: bytes) -> Iterator[tuple[int, bool, bytes]]:
-    """The ``hand`` lines of a block of whole lines: where each starts, whether it is
-    indented, and the digits of its number. The word is searched for, then its line start
-    checked (a pattern anchored at each line start is ten times slower)."""
-    for m in _HAND_WORD.finditer(block):
-        where = m.start()
-        start = block.rfind(b"\n", 0, where) + 1
-        if start == where:
-            yield where, False, m.group(1)
-        elif not block[start:where].strip(b" \t"):
-            yield start, True, m.group(1)
-
-
-_HAND_WORD = re.compile(rb"hand[ \t]+([0-9]*)")
-_HAND_AT = re.compile(rb"[ \t]*hand[ \t]+")
 
 
 def iter_hands(source: Source, path: str | None = None) -> Iterator[Hand]:

@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO
 
-from baloot_conformance.cards import Card
-from baloot_conformance.transcript import (
+from baloot_conformance.btn.items import (
     Baloot,
     Call,
     Comment,
@@ -40,6 +39,7 @@ from baloot_conformance.transcript import (
     TrickClaim,
     WinnerClaim,
 )
+from baloot_conformance.cards import Card
 
 __all__ = ["format_hand", "format_header", "format_transcript", "write_transcript"]
 

@@ -1,0 +1,117 @@
+"""Cutting a transcript into runs of whole games, to check them in parallel.
+
+A run ends before a hand that begins a game of its own (its first event is a ``start`` line),
+so the runs can be judged apart and their verdicts joined in file order. The scanning works on
+bytes with regular expressions: the parent process of a parallel check reads every byte of
+every file and must not slow the workers down.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+
+from baloot_conformance.btn.lines import (
+    _Readable,
+)
+from baloot_conformance.btn.reader import NumberSet
+
+
+def game_runs(data: bytes, min_hands: int) -> list[tuple[bytes, int]]:
+    """A transcript cut into runs of whole games, to check them in parallel: each cut falls
+    before a ``hand`` line followed by a ``start`` line (a hand that begins a game of its
+    own), once at least ``min_hands`` hands have passed. The first run keeps the header; each
+    run comes with the file line it starts at (see :meth:`TranscriptReader.for_hands`).
+    Joined with newlines, the runs give back the data.
+
+    A file whose hand numbers seem to repeat is not cut: a reader of one run could not see the
+    repeat, and the whole file's reader reports it where it is.
+    """
+    if repeats_hand_numbers(io.BytesIO(data)):
+        return [(data, 1)]
+    return list(iter_game_runs(io.BytesIO(data), min_hands)) or [(data, 1)]
+
+
+def repeats_hand_numbers(stream: _Readable) -> bool:
+    """Whether a hand number seems to appear twice in a binary stream (then a file is not cut
+    into runs)."""
+    numbers = NumberSet()  # compact: a set of a million numbers would take megabytes
+    for block in _line_blocks(stream):
+        for _, _, digits in _hand_lines(block):
+            if digits:
+                number = int(digits[:12])  # a longer number is refused by the reader anyway
+                if number in numbers:
+                    return True
+                numbers.add(number)
+    return False
+
+
+def iter_game_runs(stream: _Readable, min_hands: int) -> Iterator[tuple[bytes, int]]:
+    """:func:`game_runs` over a binary stream, one run at a time, so that a large file is
+    never held whole. The scanning is the regular-expression engine's (the parent process of
+    a parallel check reads every byte of every file, and must not slow the workers down)."""
+    run: list[bytes] = []  # the pieces of the current run
+    first = 1  # the file line the current run starts at
+    line = 1  # the file line the current block starts at
+    hands = 0  # hand lines in the current run
+    for block in _line_blocks(stream):
+        start = 0  # the start of the part of the block not yet in ``run``
+        counted, at = line, 0  # the file line at offset ``at`` of the block
+        size = len(block)
+        for where, indented, _ in _hand_lines(block):
+            if hands >= min_hands and not indented:
+                end = block.find(b"\n", where) + 1
+                if 0 < end < size and block.startswith(b"start ", end):
+                    run.append(block[start:where])
+                    piece = b"".join(run)
+                    yield piece[:-1] if piece.endswith(b"\n") else piece, first
+                    counted += block.count(b"\n", at, where)
+                    at = where
+                    run, first, start, hands = [], counted, where, 0
+            hands += 1
+        run.append(block[start:])
+        line += block.count(b"\n")
+    if run:
+        yield b"".join(run), first
+
+
+def _line_blocks(stream: _Readable) -> Iterator[bytes]:
+    """A binary stream in blocks of whole lines (the last may lack its line end). No block ends
+    with a ``hand`` line: whether a run may be cut before one depends on the line after it."""
+    carry = b""
+    while True:
+        data = stream.read(1 << 20)
+        block = carry + data
+        if not data:
+            if block:
+                yield block
+            return
+        cut = block.rfind(b"\n") + 1
+        while cut:
+            previous = block.rfind(b"\n", 0, cut - 1) + 1
+            if _HAND_AT.match(block, previous) is None:
+                break
+            cut = previous
+        carry = block[cut:]
+        if cut:
+            yield block[:cut]
+
+
+def _hand_lines(block: bytes) -> Iterator[tuple[int, bool, bytes]]:
+    """The ``hand`` lines of a block of whole lines: where each starts, whether it is
+    indented, and the digits of its number. The word is searched for, then its line start
+    checked (a pattern anchored at each line start is ten times slower)."""
+    for m in _HAND_WORD.finditer(block):
+        where = m.start()
+        start = block.rfind(b"\n", 0, where) + 1
+        if start == where:
+            yield where, False, m.group(1)
+        elif not block[start:where].strip(b" \t"):
+            yield start, True, m.group(1)
+
+
+_HAND_WORD = re.compile(rb"hand[ \t]+([0-9]*)")
+
+
+_HAND_AT = re.compile(rb"[ \t]*hand[ \t]+")
