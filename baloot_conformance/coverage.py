@@ -17,7 +17,7 @@ from typing import Any
 from baloot_conformance import btn
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.fixtures import Fixture, run_fixture
-from baloot_conformance.ruleset import Ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 from baloot_conformance.verdict import check_hands
 
 

@@ -7,7 +7,7 @@ tell them apart, and which ruleset an engine's transcripts fit best.
   it can change in a transcript's verdict (legality, claims, score, game end).
 * :func:`find_witness` searches for a hand that passes under one ruleset and fails under the
   other because of one difference: it builds the ruleset that differs from the first in that
-  rule alone (:func:`~baloot_conformance.ruleset.derive_ruleset`), generates seeded random
+  rule alone (:func:`~baloot_conformance.rules.loading.derive_ruleset`), generates seeded random
   hands under one side, replays them under the other, and keeps a hand only once replaying it
   under the two real rulesets gives the two verdicts.
 * :func:`rule_variants` lists, for one ruleset, every other value each parameter can take
@@ -32,18 +32,17 @@ from typing import Any, Literal
 
 from baloot_conformance import btn
 from baloot_conformance.engine.playout import Policy
-from baloot_conformance.errors import SpecError
 from baloot_conformance.generate import generate_games
-from baloot_conformance.rules import CONVERSION_VARIABLES, SECTIONS, SUN_DOUBLING_VARIABLES
-from baloot_conformance.ruleset import (
+from baloot_conformance.rules.loading import isolate
+from baloot_conformance.rules.model import CONVERSION_VARIABLES, SUN_DOUBLING_VARIABLES
+from baloot_conformance.rules.ruleset import (
     TEXT_FIELDS,
     Ruleset,
     canonical_json,
-    derive_ruleset,
-    fixed_rules,
     mechanism,
-    ruleset_schema,
+    rule_documents,
 )
+from baloot_conformance.rules.validation import fixed_rules, ruleset_schema
 from baloot_conformance.verdict import HandVerdict, check_hands
 
 Effect = Literal["legality", "claims", "score", "game_end"]
@@ -96,15 +95,6 @@ class Difference:
     rule_a: Mapping[str, Any] = field(repr=False)
     rule_b: Mapping[str, Any] = field(repr=False)
     """The two rules whole, as plain data."""
-
-
-def rule_documents(ruleset: Ruleset) -> dict[str, Mapping[str, Any]]:
-    """Every rule of a ruleset as plain data, by rule ID, in document order."""
-    return {
-        f"{section}.{name}": rule
-        for section in SECTIONS
-        for name, rule in ruleset.document[section].items()
-    }
 
 
 def diff_rulesets(a: Ruleset, b: Ruleset) -> list[Difference]:
@@ -162,7 +152,7 @@ def _swaps(a: Sequence[str], b: Sequence[str]) -> str:
 
 def _formula_inputs(rule_id: str, name: str, a: str, b: str) -> list[str]:
     """The inputs on which two formulas give different results (a few, and how many)."""
-    from baloot_conformance.formula import parse_formula
+    from baloot_conformance.rules.formula import parse_formula
 
     if name == "condition":
         variables = SUN_DOUBLING_VARIABLES
@@ -251,14 +241,6 @@ def candidates(ruleset: Ruleset, tries: int, seed: int = 0) -> Iterator[str]:
             own, word = aliases[i % len(aliases)]
             text = re.sub(rf"(?m)^((?:bid|raise) [NWSE]) {word}\b", rf"\1 {own}", text, count=1)
         yield text
-
-
-def isolate(a: Ruleset, changes: Mapping[str, Mapping[str, Any]]) -> Ruleset | None:
-    """``a`` with ``changes`` applied, or ``None`` when that is no valid ruleset alone."""
-    try:
-        return derive_ruleset(a, changes, f"{a.id}-variant")
-    except SpecError:
-        return None
 
 
 def find_witness(

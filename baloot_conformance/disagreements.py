@@ -16,22 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from baloot_conformance.diff import (
-    Difference,
-    Witness,
-    diff_rulesets,
-    find_witness,
-    verdicts,
-)
+from baloot_conformance.diff import Difference, Witness, diff_rulesets, find_witness, verdicts
 from baloot_conformance.report.spec_report import witness_words
-from baloot_conformance.ruleset import (
-    Ruleset,
-    canonical_json,
-    load_ruleset,
-    mechanism,
-    ruleset_schema,
-    shipped_rulesets,
-)
+from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
+from baloot_conformance.rules.ruleset import Ruleset, canonical_json, mechanism
+from baloot_conformance.rules.validation import ruleset_schema
 
 WitnessFinder = Callable[[Ruleset, Ruleset, Difference], "Witness | None"]
 

@@ -20,11 +20,10 @@ from functools import cache
 from typing import Any
 
 import jsonschema
-import yaml
 
 from baloot_conformance.errors import BalootError, Location
 from baloot_conformance.resources import spec_path
-from baloot_conformance.ruleset import load_yaml_located
+from baloot_conformance.rules.strict_yaml import load_yaml_located, plain_yaml
 from baloot_conformance.suite import CaseResult
 
 
@@ -214,4 +213,4 @@ def updated(results: Iterable[CaseResult], entries: Sequence[Entry], engine: str
         "up to date.\n"
     )
     data = {"engine": engine, "expectations": body}
-    return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    return head + plain_yaml(data, width=100)

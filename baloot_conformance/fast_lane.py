@@ -34,7 +34,7 @@ from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import HandResult
 from baloot_conformance.engine.model import SEAT_NAMES, IllegalAction, Seat, card_set
 from baloot_conformance.errors import FormulaError, TranscriptSyntaxError
-from baloot_conformance.ruleset import Ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 from baloot_conformance.verdict import (
     PLAYS_OF,
     SEAT_OF,

@@ -21,7 +21,7 @@ from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import SEAT_NAMES, TEAM_NAMES, CardSet, cards_of
 from baloot_conformance.engine.playout import DEFAULT_POLICY, Policy, random_hand
-from baloot_conformance.ruleset import Ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 from baloot_conformance.verdict import PROJECT_WORDS, result_word
 
 

@@ -36,7 +36,8 @@ from baloot_conformance.fixtures import (
     run_fixture,
 )
 from baloot_conformance.generate import generate_games, rest_events
-from baloot_conformance.ruleset import Ruleset, load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 from baloot_conformance.verdict import (
     Divergence,
     HandChecker,

@@ -18,7 +18,7 @@ from baloot_conformance.cards import CARDS, Card
 from baloot_conformance.engine.actions import Play
 from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import SEAT_NAMES, cards_of
-from baloot_conformance.ruleset import Ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True, slots=True)

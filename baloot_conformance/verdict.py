@@ -45,7 +45,8 @@ from baloot_conformance.engine.model import (
 from baloot_conformance.engine.projects import find_projects
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.errors import FormulaError, Location, by_fields
-from baloot_conformance.ruleset import Ruleset, load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 from baloot_conformance.table import Table, table_of
 
 Status = Literal["pass", "fail", "error"]

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import baloot_conformance
 from baloot_conformance.generate import generate_games
-from baloot_conformance.ruleset import load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
 
 
 def compile_package() -> None:

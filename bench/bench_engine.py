@@ -12,7 +12,7 @@ import sys
 import time
 
 from baloot_conformance.engine.playout import random_hand
-from baloot_conformance.ruleset import load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ import time
 from baloot_conformance.cards import Suit
 from baloot_conformance.engine.model import CardSet, Contract
 from baloot_conformance.engine.play import PlayRules
-from baloot_conformance.ruleset import load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
 
 Position = tuple[PlayRules, CardSet, tuple[int, ...], int]
 

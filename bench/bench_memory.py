@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 from baloot_conformance.generate import generate_games
-from baloot_conformance.ruleset import load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
 
 CLI = [sys.executable, "-m", "baloot_conformance"]
 

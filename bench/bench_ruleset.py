@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from baloot_conformance.ruleset import load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
 
 
 def per_call(function: Callable[[], object], repeat: int) -> float:

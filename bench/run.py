@@ -43,7 +43,7 @@ from bench_legal import positions
 from bench_memory import build, peak_kb
 
 from baloot_conformance.generate import generate_games
-from baloot_conformance.ruleset import load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
 
 BASELINE = Path(__file__).resolve().parent / "baseline.json"
 TOOLS = Path(__file__).resolve().parent.parent / "tools"

@@ -14,7 +14,7 @@ import yaml
 
 from baloot_conformance import __version__
 from baloot_conformance.cli import main
-from baloot_conformance.ruleset import load_ruleset, shipped_rulesets
+from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 
 
 def run(*argv: str) -> tuple[int, str, str]:

@@ -113,7 +113,7 @@ def the_corpus_gets_the_same_verdicts(build: Path, cwd: Path) -> None:
 
 def generated_games_get_the_same_report(build: Path, cwd: Path, ruleset: str) -> None:
     from baloot_conformance.generate import generate_games
-    from baloot_conformance.ruleset import load_ruleset
+    from baloot_conformance.rules.loading import load_ruleset
 
     games = cwd / f"{ruleset}.btn"
     count = 30 if ruleset == "saudi" else 12
@@ -166,7 +166,7 @@ def _print_corpus(folder: Path) -> None:
     from baloot_conformance import btn
     from baloot_conformance.errors import TranscriptSyntaxError
     from baloot_conformance.fixtures import load_corpus
-    from baloot_conformance.ruleset import load_ruleset
+    from baloot_conformance.rules.loading import load_ruleset
     from baloot_conformance.verdict import check_hands
 
     for fixture in load_corpus(folder):

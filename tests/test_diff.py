@@ -13,14 +13,14 @@ import pytest
 from baloot_conformance.cli import main
 from baloot_conformance.diff import (
     diff_rulesets,
-    isolate,
     rule_variants,
     variant_ruleset,
     verdicts,
     witness_between,
 )
 from baloot_conformance.errors import SpecError
-from baloot_conformance.ruleset import derive_ruleset, fixed_rules, load_ruleset, shipped_rulesets
+from baloot_conformance.rules.loading import derive_ruleset, isolate, load_ruleset, shipped_rulesets
+from baloot_conformance.rules.validation import fixed_rules
 
 SAUDI = load_ruleset("saudi")
 POOL = [load_ruleset(name) for name in shipped_rulesets()]
@@ -138,7 +138,7 @@ VARIANTS = rule_variants(SAUDI, POOL)
 
 def test_the_variants_cover_every_option_of_every_live_rule() -> None:
     labels = {v.label for v in VARIANTS}
-    from baloot_conformance.ruleset import ruleset_schema
+    from baloot_conformance.rules.validation import ruleset_schema
 
     schema = ruleset_schema()["properties"]
     fixed = fixed_rules()

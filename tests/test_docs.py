@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from baloot_conformance.ruleset import ruleset_schema
+from baloot_conformance.rules.validation import ruleset_schema
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -41,19 +41,19 @@ def test_readme_shows_the_real_check_output() -> None:
 
 
 def test_the_rule_reference_is_generated_from_the_schema() -> None:
-    from baloot_conformance.rulebook import updated_page
+    from baloot_conformance.rules.rulebook import updated_page
 
     page = (DOCS / "ruleset.md").read_text(encoding="utf-8")
     assert updated_page(page) == page, (
-        "docs/ruleset.md's reference is stale: python -m baloot_conformance.rulebook --write"
+        "docs/ruleset.md's reference is stale: python -m baloot_conformance.rules.rulebook --write"
     )
 
 
 def test_the_sources_page_is_current() -> None:
-    from baloot_conformance.rulebook import sources_markdown
+    from baloot_conformance.rules.rulebook import sources_markdown
 
     page = (DOCS / "sources.md").read_text(encoding="utf-8")
     assert page == sources_markdown(), (
-        "docs/sources.md is stale: python -m baloot_conformance.rulebook --write"
+        "docs/sources.md is stale: python -m baloot_conformance.rules.rulebook --write"
     )
     assert "| `KAM` |" in page and "`scoring.sun.conversion`" in page

@@ -11,7 +11,8 @@ from baloot_conformance.cards import Suit, parse_card
 from baloot_conformance.engine.actions import Bid
 from baloot_conformance.engine.auction import Auction
 from baloot_conformance.engine.model import IllegalAction, card_set
-from baloot_conformance.ruleset import Ruleset, load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 
 SAUDI = load_ruleset("saudi")
 DEALER = 3  # E deals: N (0) calls first, then W (1), S (2), E (3)

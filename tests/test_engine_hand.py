@@ -27,7 +27,8 @@ from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand, HandResult
 from baloot_conformance.engine.model import IllegalAction, card_set, next_seat
 from baloot_conformance.engine.playout import choose, random_game, random_hand
-from baloot_conformance.ruleset import Ruleset, load_ruleset, shipped_rulesets
+from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
+from baloot_conformance.rules.ruleset import Ruleset
 
 SAUDI = load_ruleset("saudi")
 N, W, S, E = 0, 1, 2, 3

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from baloot_conformance.cards import CARDS, Card, Rank, Suit, parse_card
 from baloot_conformance.engine.model import ALL_CARDS, CardSet, Contract, IllegalAction, card_set
 from baloot_conformance.engine.play import PlayRules
-from baloot_conformance.ruleset import Ruleset, load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 
 SAUDI = load_ruleset("saudi")
 MAJLIS = load_ruleset("majlis")

@@ -22,7 +22,8 @@ from baloot_conformance.engine.projects import (
     declared_project,
     find_projects,
 )
-from baloot_conformance.ruleset import Ruleset, load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 
 SAUDI = load_ruleset("saudi")
 MAJLIS = load_ruleset("majlis")

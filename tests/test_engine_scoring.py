@@ -23,7 +23,8 @@ from baloot_conformance.engine.scoring import (
     card_points_to_game_points,
     score_hand,
 )
-from baloot_conformance.ruleset import Ruleset, load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 
 N, W, S, E = 0, 1, 2, 3
 NS, EW = 0, 1

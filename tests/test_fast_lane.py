@@ -23,7 +23,7 @@ from baloot_conformance.cli import main
 from baloot_conformance.errors import TranscriptSyntaxError
 from baloot_conformance.fixtures import load_corpus
 from baloot_conformance.generate import generate_games
-from baloot_conformance.ruleset import load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
 from baloot_conformance.verdict import HandVerdict, check_hands
 
 ROOT = Path(__file__).resolve().parent.parent

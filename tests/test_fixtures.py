@@ -20,7 +20,7 @@ from baloot_conformance.fixtures import (
     load_fixture,
     run_fixture,
 )
-from baloot_conformance.ruleset import load_ruleset, shipped_rulesets
+from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = load_corpus(ROOT / "fixtures")

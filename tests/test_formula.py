@@ -1,4 +1,4 @@
-"""Tests of the ruleset formula language (baloot_conformance.formula).
+"""Tests of the ruleset formula language (baloot_conformance.rules.formula).
 
 Covers the scoring conversions the rulesets need, every rounding mode, exact arithmetic,
 precedence, each static check with its column, evaluation errors, and fuzzing properties:
@@ -26,15 +26,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from baloot_conformance.errors import FormulaError
-from baloot_conformance.formula import (
-    MAX_DEPTH,
-    MAX_LENGTH,
-    ROUNDING_MODES,
-    Formula,
-    VarType,
-    parse_formula,
-)
 from baloot_conformance.resources import grammar_text
+from baloot_conformance.rules.formula import Formula, parse_formula
+from baloot_conformance.rules.formula_syntax import MAX_DEPTH, MAX_LENGTH, ROUNDING_MODES, VarType
 
 SUN = "raw // 5 + (if (raw // 5) % 2 == 1 and raw % 5 > 0 then 1 else 0)"
 HOKUM = "raw // 10 + (if raw % 10 >= 6 then 1 else 0)"

@@ -326,8 +326,8 @@ def test_ruleset_yaml_limits(tmp_path: Path, yaml_text: str, message: str) -> No
 )
 def test_formula_limits(formula: str, message: str) -> None:
     from baloot_conformance.errors import FormulaError
-    from baloot_conformance.formula import parse_formula
-    from baloot_conformance.rules import CONVERSION_VARIABLES
+    from baloot_conformance.rules.formula import parse_formula
+    from baloot_conformance.rules.model import CONVERSION_VARIABLES
 
     with pytest.raises(FormulaError, match=message):
         parse_formula(formula, CONVERSION_VARIABLES)

@@ -22,7 +22,7 @@ import pytest
 from baloot_conformance import btn
 from baloot_conformance.cli import main
 from baloot_conformance.report.diagram import render
-from baloot_conformance.ruleset import load_ruleset, shipped_rulesets
+from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 from baloot_conformance.table import table_at
 
 ROOT = Path(__file__).resolve().parent.parent

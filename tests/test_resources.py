@@ -56,7 +56,7 @@ def test_a_folder_others_may_write_in_is_not_used(
 def test_a_ruleset_validated_once_is_not_validated_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from baloot_conformance import ruleset as ruleset_module
+    from baloot_conformance.rules import loading as ruleset_module
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     first = ruleset_module.load_ruleset("majlis")
@@ -78,8 +78,8 @@ def test_a_derived_ruleset_validated_once_is_not_validated_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Spec diffs and inference derive the same one-rule variants again and again."""
-    from baloot_conformance import ruleset as ruleset_module
     from baloot_conformance.errors import SpecError
+    from baloot_conformance.rules import loading as ruleset_module
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     saudi = ruleset_module.load_ruleset("saudi")
@@ -106,7 +106,7 @@ def test_an_invalid_ruleset_is_refused_every_time(
 ) -> None:
     from baloot_conformance.errors import SpecError
     from baloot_conformance.resources import spec_path
-    from baloot_conformance.ruleset import load_ruleset
+    from baloot_conformance.rules.loading import load_ruleset
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     text = spec_path("rulesets", "saudi.yaml").read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Loading, resolving and validating rulesets (baloot_conformance.ruleset)."""
+"""Loading, resolving and validating rulesets (baloot_conformance.rules.loading)."""
 
 from __future__ import annotations
 
@@ -10,16 +10,13 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from baloot_conformance import rules
 from baloot_conformance.cards import Rank
 from baloot_conformance.errors import SpecError, UnreadableInputError
 from baloot_conformance.resources import spec_path
-from baloot_conformance.ruleset import (
-    Ruleset,
-    load_ruleset,
-    ruleset_schema,
-    shipped_rulesets,
-)
+from baloot_conformance.rules import model
+from baloot_conformance.rules.loading import load_ruleset, resolved_yaml, shipped_rulesets
+from baloot_conformance.rules.ruleset import Ruleset
+from baloot_conformance.rules.validation import ruleset_schema
 
 SAUDI_TEXT = spec_path("rulesets", "saudi.yaml").read_text(encoding="utf-8")
 SHIPPED = sorted(shipped_rulesets())
@@ -104,7 +101,7 @@ def test_typed_values(saudi: Ruleset) -> None:
 
 
 def test_defaults_follow_the_rule_table(saudi: Ruleset) -> None:
-    """The D choices of reference/baloot-rules.md (or the majority where it marks none)."""
+    """The D choices of reference/baloot-model.md (or the majority where it marks none)."""
     assert saudi.play.hokum_partner_winning.option == "any_seat"  # D4 V1
     assert saudi.play.hokum_underruff.option == "forced"  # D5 V1
     assert saudi.play.hokum_trump_lead.partner_winning == "any_trump"  # D6 V1
@@ -123,7 +120,7 @@ def test_defaults_follow_the_rule_table(saudi: Ruleset) -> None:
     assert saudi.scoring.reverse_kaboot.points == 88  # I4
 
 
-# --- worked numbers (reference/baloot-rules.md §3) ------------------------------------------
+# --- worked numbers (reference/baloot-model.md §3) ------------------------------------------
 
 
 def sun_gp(ruleset: Ruleset, raw: int, other: int) -> int:
@@ -185,7 +182,7 @@ def test_hokum_sides_always_total_16(saudi: Ruleset) -> None:
 
 def test_project_values_in_game_points(saudi: Ruleset) -> None:
     projects = saudi.projects
-    table: dict[str, tuple[rules.SequenceProject | rules.FourOfAKindProject, int, int]] = {
+    table: dict[str, tuple[model.SequenceProject | model.FourOfAKindProject, int, int]] = {
         "sira": (projects.sira, 4, 2),
         "fifty": (projects.fifty, 10, 5),
         "hundred": (projects.hundred_sequence, 20, 10),
@@ -240,7 +237,7 @@ def test_reference_by_major_version() -> None:
 def test_spec_show_output_reloads_to_the_same_ruleset(tmp_path: Path) -> None:
     for name in ("saudi", "tazjel"):
         ruleset = load_ruleset(name)
-        again = load_ruleset(write(tmp_path, ruleset.to_yaml(), f"{name}.yaml"))
+        again = load_ruleset(write(tmp_path, resolved_yaml(ruleset), f"{name}.yaml"))
         assert again.digest == ruleset.digest
         assert again.lineage == (name,)
 
@@ -422,9 +419,9 @@ def test_every_problem_is_reported(tmp_path: Path) -> None:
 
 
 def test_schema_and_typed_model_agree() -> None:
-    """Every rule key and every option of rules.py is in the schema, and nothing else."""
+    """Every rule key and every option of model.py is in the schema, and nothing else."""
     schema = ruleset_schema()
-    for section, section_cls in rules.SECTIONS.items():
+    for section, section_cls in model.SECTIONS.items():
         section_schema = schema["properties"][section]
         keys = {f.metadata["key"] for f in dataclasses.fields(section_cls)}
         assert keys == set(section_schema["properties"]), section

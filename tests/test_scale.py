@@ -12,7 +12,7 @@ import zstandard
 
 from baloot_conformance.cli import main
 from baloot_conformance.generate import generate_games
-from baloot_conformance.ruleset import load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 NONCONFORMING = ROOT / "examples" / "nonconforming-game.btn"

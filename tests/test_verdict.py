@@ -28,7 +28,8 @@ from baloot_conformance.engine.model import (
 )
 from baloot_conformance.engine.play import PlayRules
 from baloot_conformance.generate import generate_games
-from baloot_conformance.ruleset import Ruleset, load_ruleset, shipped_rulesets
+from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
+from baloot_conformance.rules.ruleset import Ruleset
 from baloot_conformance.verdict import HandVerdict, check_transcript
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from baloot_conformance.diff import verdicts
 from baloot_conformance.disagreements import committed_witnesses
-from baloot_conformance.ruleset import Ruleset, load_ruleset, shipped_rulesets
+from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
+from baloot_conformance.rules.ruleset import Ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD = ROOT / "tests" / "data" / "verdicts.json"

@@ -34,11 +34,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from oracle import Declared, HandRecord, Unmodelled, Worked, work
 
 from baloot_conformance import btn
-from baloot_conformance.diff import isolate, rule_documents
 from baloot_conformance.engine.playout import Policy
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.generate import generate_games
-from baloot_conformance.ruleset import Ruleset, load_ruleset
+from baloot_conformance.rules.loading import isolate, load_ruleset
+from baloot_conformance.rules.ruleset import Ruleset, rule_documents
 from baloot_conformance.verdict import HandVerdict, check_hands
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,8 +22,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import IO, Any, Literal
 
-from baloot_conformance import __version__
 from baloot_conformance.adapter.protocol import PROTOCOL, answer_problem
+from baloot_conformance.version import __version__
 
 MAX_LINE = 16 * 1024 * 1024
 """The longest answer line read, in bytes."""

@@ -20,14 +20,16 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TextIO
 
-from baloot_conformance import __version__, btn
+from baloot_conformance import btn
 from baloot_conformance.adapter.protocol import PROTOCOL
 from baloot_conformance.btn import json_form
 from baloot_conformance.engine.model import SEAT_NAMES, cards_of, seat_from_name
 from baloot_conformance.errors import BalootError
 from baloot_conformance.generate import contract_claim, result_claims
-from baloot_conformance.ruleset import Ruleset, load_ruleset, shipped_rulesets
+from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
+from baloot_conformance.rules.ruleset import Ruleset
 from baloot_conformance.verdict import HandChecker, HandVerdict, ReplayStop, replay_hands
+from baloot_conformance.version import __version__
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,6 +49,7 @@ from baloot_conformance.btn.reader import load_metadata
 from baloot_conformance.cards import Card, Suit
 from baloot_conformance.errors import Location, TranscriptSyntaxError
 from baloot_conformance.resources import spec_path
+from baloot_conformance.rules.strict_yaml import plain_yaml
 
 __all__ = ["from_json", "from_json_text", "schema", "to_json", "to_json_text"]
 
@@ -353,9 +354,7 @@ def _head(data: Any, path: str, validate: bool = True) -> Transcript:
             raise _error(path, "/metadata", "'metadata' and 'metadataText' disagree")
         metadata = parsed
     elif metadata is not None:
-        import yaml
-
-        metadata_text = yaml.safe_dump(metadata, sort_keys=False, allow_unicode=True)
+        metadata_text = plain_yaml(metadata)
     return Transcript(
         version=version,
         header=tuple(header),

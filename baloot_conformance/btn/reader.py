@@ -37,7 +37,7 @@ from baloot_conformance.btn.statements import (
     _statements,
 )
 from baloot_conformance.errors import SpecError, TranscriptSyntaxError, caret_excerpt
-from baloot_conformance.ruleset import load_yaml
+from baloot_conformance.rules.strict_yaml import load_yaml
 
 #: The major version of BTN this reader knows.
 KNOWN_MAJOR = 1
@@ -49,7 +49,7 @@ KNOWN_MAJOR = 1
 
 def load_metadata(text: str, first_line: int, errors_path: str = "<string>") -> dict[str, Any]:
     """Parse the YAML of a metadata block whose first YAML line is ``first_line``, with the
-    kit's strict YAML reader (:func:`baloot_conformance.ruleset.load_yaml`)."""
+    kit's strict YAML reader (:func:`baloot_conformance.rules.strict_yaml.load_yaml`)."""
     errors = _Errors(errors_path)
     try:
         data = load_yaml(text, errors_path, first_line, dates_as_text=True)

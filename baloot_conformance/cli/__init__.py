@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
-from baloot_conformance import __version__, build_kind
+from baloot_conformance import build_kind
 from baloot_conformance.cli import (
     btn_commands,
     check_commands,
@@ -27,6 +27,7 @@ from baloot_conformance.cli import (
     suite_commands,
 )
 from baloot_conformance.errors import BalootError
+from baloot_conformance.version import __version__
 
 #: The signature of a sub-command handler.
 Handler = Callable[[argparse.Namespace, TextIO, TextIO], int]

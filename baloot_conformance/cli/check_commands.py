@@ -23,13 +23,14 @@ from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO, cast
 
-from baloot_conformance import __version__, btn
+from baloot_conformance import btn
 from baloot_conformance.btn.runs import iter_game_runs, repeats_hand_numbers
 from baloot_conformance.cli.output import replaced
 from baloot_conformance.errors import BalootError, UnreadableInputError
 from baloot_conformance.report import FORMATS, make_reporter
 from baloot_conformance.report.jsonl import JsonLinesReporter
-from baloot_conformance.ruleset import Ruleset, load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 from baloot_conformance.verdict import (
     REQUIRABLE,
     FileError,
@@ -40,6 +41,7 @@ from baloot_conformance.verdict import (
     check_transcript,
     ruleset_tag,
 )
+from baloot_conformance.version import __version__
 
 _EXIT_OK, _EXIT_FAIL, _EXIT_USAGE = 0, 1, 2
 

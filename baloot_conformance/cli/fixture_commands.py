@@ -13,7 +13,7 @@ from baloot_conformance.errors import UnreadableInputError
 if TYPE_CHECKING:  # start-up: the corpus's modules (and jsonschema) load when a command runs
     from baloot_conformance.coverage import Traced
     from baloot_conformance.fixtures import Fixture
-    from baloot_conformance.ruleset import Ruleset
+    from baloot_conformance.rules.ruleset import Ruleset
 
 _EXIT_OK, _EXIT_INVALID, _EXIT_USAGE = 0, 1, 2
 _EXPORT_KIND = "baloot-conformance fixtures"
@@ -206,7 +206,7 @@ def run_coverage(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     """Print the table; 1 when a rule of the ruleset is not covered."""
     from baloot_conformance.coverage import measure, render_text, trace_fixture
     from baloot_conformance.fixtures import load_corpus
-    from baloot_conformance.ruleset import load_ruleset
+    from baloot_conformance.rules.loading import load_ruleset
 
     ruleset = load_ruleset(args.ruleset)
     traced: list[Traced] = []

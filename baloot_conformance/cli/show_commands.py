@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from baloot_conformance.btn import TranscriptReader
 from baloot_conformance.report.diagram import render
-from baloot_conformance.ruleset import load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
 from baloot_conformance.table import NoSuchMoment, table_at
 from baloot_conformance.verdict import ruleset_tag
 

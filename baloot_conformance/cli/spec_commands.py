@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 from baloot_conformance.cli.output import replaced
 from baloot_conformance.errors import SpecError, UnreadableInputError
-from baloot_conformance.ruleset import load_ruleset, shipped_rulesets
+from baloot_conformance.rules.loading import load_ruleset, resolved_yaml, shipped_rulesets
 
 _EXIT_OK, _EXIT_INVALID, _EXIT_USAGE = 0, 1, 2
 
@@ -192,7 +192,7 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         json.dump(ruleset.document, out, indent=2, ensure_ascii=False)
         out.write("\n")
     else:
-        out.write(ruleset.to_yaml())
+        out.write(resolved_yaml(ruleset))
     return _EXIT_OK
 
 

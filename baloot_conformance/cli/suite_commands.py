@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from baloot_conformance.cli.check_commands import Progress, Unbroken
 from baloot_conformance.cli.output import check_target, replaced
-from baloot_conformance.ruleset import load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
 
 if TYPE_CHECKING:
     from baloot_conformance.suite import CaseResult
@@ -144,9 +144,10 @@ def _seconds(text: str) -> float:
 
 def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # start-up: the suite's modules are imported when the command runs
-    from baloot_conformance import __version__, expectations
+    from baloot_conformance import expectations
     from baloot_conformance.report.suite_report import SuiteRun, write_report
     from baloot_conformance.suite import corpus_ids, fixture_cases, generated_cases, run_cases
+    from baloot_conformance.version import __version__
 
     if args.jobs < 1:
         print("error: --jobs must be at least 1", file=err)

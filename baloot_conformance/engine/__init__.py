@@ -2,5 +2,5 @@
 
 Every rule of the ruleset is implemented once, in the module named for what it governs, under
 its rule ID; the engine reads no YAML and no text, only the typed
-:class:`~baloot_conformance.ruleset.Ruleset`.
+:class:`~baloot_conformance.rules.ruleset.Ruleset`.
 """

@@ -42,7 +42,7 @@ from baloot_conformance.engine.model import (
     team,
 )
 from baloot_conformance.engine.trace import Trace
-from baloot_conformance.ruleset import Ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 
 Window = Literal["calls", "respond", "claim", "hijack", "confirm", "done"]
 _LOW_RANKS = frozenset({Rank.SEVEN, Rank.EIGHT, Rank.NINE})

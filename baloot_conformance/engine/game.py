@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from baloot_conformance.engine.hand import HandResult
 from baloot_conformance.engine.model import Seat, Team
 from baloot_conformance.engine.trace import Trace
-from baloot_conformance.ruleset import Ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 
 
 @dataclass

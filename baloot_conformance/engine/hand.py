@@ -64,8 +64,8 @@ from baloot_conformance.engine.play import DECIDED_BY, PlayRules, play_rules
 from baloot_conformance.engine.projects import HUNDREDS, Project
 from baloot_conformance.engine.scoring import HandFacts, HandScore, score_hand
 from baloot_conformance.engine.trace import Trace
-from baloot_conformance.rules import RaiseLevel
-from baloot_conformance.ruleset import Ruleset
+from baloot_conformance.rules.model import RaiseLevel
+from baloot_conformance.rules.ruleset import Ruleset
 
 Phase = Literal["auction", "completion", "raises", "play", "over"]
 _BALOOT_RANKS = (Rank.KING, Rank.QUEEN)

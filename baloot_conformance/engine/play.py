@@ -43,7 +43,7 @@ from baloot_conformance.engine.model import (
     Seat,
     per_ruleset,
 )
-from baloot_conformance.ruleset import Ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 
 _CARD_BITS = (1 << 32) - 1
 #: Strengths of trump cards start here, above every plain card (plain strengths are 0-7).

@@ -17,7 +17,7 @@ from baloot_conformance.engine.actions import PLAYS, Action, Bid, Declare, Lock,
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import Seat
-from baloot_conformance.ruleset import Ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True)

@@ -42,8 +42,8 @@ from baloot_conformance.engine.model import (
     per_ruleset,
     team,
 )
-from baloot_conformance.rules import FourOfAKindProject, ProjectName, SequenceProject
-from baloot_conformance.ruleset import Ruleset
+from baloot_conformance.rules.model import FourOfAKindProject, ProjectName, SequenceProject
+from baloot_conformance.rules.ruleset import Ruleset
 
 SEQUENCE_PROJECTS: tuple[ProjectName, ...] = ("sira", "fifty", "hundred.sequence")
 FOUR_OF_A_KIND_PROJECTS: tuple[ProjectName, ...] = ("hundred.four_of_a_kind", "four_hundred")

@@ -48,7 +48,7 @@ from typing import Literal
 
 from baloot_conformance.engine.model import Contract, Team, per_ruleset, team
 from baloot_conformance.errors import FormulaError
-from baloot_conformance.ruleset import Ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 
 Outcome = Literal["made", "failed", "split", "kaboot", "reverse_kaboot"]
 TRICKS_PER_HAND = 8

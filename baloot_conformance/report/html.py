@@ -21,7 +21,8 @@ import jinja2
 from baloot_conformance.errors import BalootError
 from baloot_conformance.report.base import FileTally
 from baloot_conformance.report.diagram import RANK_ORDER, SYMBOLS
-from baloot_conformance.ruleset import Ruleset, load_ruleset
+from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 from baloot_conformance.table import Table
 from baloot_conformance.verdict import FileError, HandVerdict, RunHeader, RunSummary
 

@@ -1,384 +1,38 @@
-"""The ruleset formula language: parse, statically check and exactly evaluate small formulas.
+"""Static checking of a parsed formula, and its compilation into closures of exact arithmetic.
 
-Rulesets compute game points from raw card points with formulas such as the Saudi Sun
-conversion ``raw // 5 + (if (raw // 5) % 2 == 1 and raw % 5 > 0 then 1 else 0)``. Scoring
-rules differ between tables mostly in how they round, so the language makes rounding explicit
-and exact: numbers are integers or :class:`fractions.Fraction` (never floats), and every ``/``
-must sit inside the first argument of ``round(x, MODE)``, which names its rounding mode.
-
-The syntax is the Lark grammar ``grammar/formula.lark``; the rules a grammar cannot express
-(declared variables, function arities, rounding modes, types, the ``/`` rule, size limits) are
-checked here at parse time, so a ruleset with a bad formula fails when it is loaded, with the
-column of the offending token. A checked formula is compiled once into nested closures (no
-``eval``): integral values stay plain ``int`` and only ``/`` creates a ``Fraction``, so an
-evaluation costs a few microseconds.
+The checker walks the syntax tree once: every name must be a declared variable, every function
+known and called with its arity, every operand of the right type (number or true/false), every
+``/`` inside the first argument of ``round(x, MODE)`` with a known ``MODE``, and no division by
+a constant zero. Each node becomes a closure; constant parts are folded. Numbers stay ``int``
+until a ``/`` makes a :class:`fractions.Fraction`, and each rounding mode is exact (below).
 """
 
 from __future__ import annotations
 
 import difflib
 import operator
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
-from typing import Any, Literal, NoReturn
+from typing import Any, NoReturn
 
-from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark import Token, Tree
 
 from baloot_conformance.errors import FormulaError
-from baloot_conformance.resources import grammar_parser
-
-__all__ = [
-    "FUNCTIONS",
-    "MAX_DEPTH",
-    "MAX_INT_DIGITS",
-    "MAX_LENGTH",
-    "ROUNDING_MODES",
-    "Formula",
-    "VarType",
-    "parse_formula",
-]
-
-VarType = Literal["number", "bool"]
-Value = int | Fraction | bool
-Env = Mapping[str, Value]
-_Fn = Callable[[Env], Any]
-
-MAX_LENGTH = 2000
-"""The longest formula text accepted, in characters."""
-MAX_DEPTH = 64
-"""The deepest nesting of operators, calls and parentheses accepted."""
-MAX_INT_DIGITS = 30
-"""The most digits an integer literal may have."""
-ROUNDING_MODES = ("half_up", "half_down", "half_even", "floor", "ceil")
-"""The rounding modes of ``round(x, MODE)``; ``half_up`` rounds ties away from zero."""
-FUNCTIONS = {
-    "abs": "abs(x)",
-    "max": "max(a, b, ...)",
-    "min": "min(a, b, ...)",
-    "round": "round(x, MODE)",
-}
-"""The functions of the language and how each is called."""
-
-_KEYWORDS = frozenset({"if", "then", "else", "and", "or", "not", "true", "false"})
-_MODES_TEXT = ", ".join(ROUNDING_MODES)
-_FUNCTIONS_TEXT = ", ".join(FUNCTIONS.values())
-_SYNTAX_HINT = "see the formula language in docs/ruleset.md"
-_TYPE_WORDS: dict[str, str] = {"number": "a number", "bool": "true/false"}
-
-
-# --------------------------------------------------------------------------------------------
-# Public API
-
-
-@dataclass(frozen=True, slots=True)
-class Formula:
-    """A parsed and checked formula; build it with :func:`parse_formula`.
-
-    ``variables`` are the names the formula actually uses and ``result_type`` what it gives.
-    """
-
-    source: str
-    variables: frozenset[str]
-    result_type: VarType
-    variable_divisor: bool
-    """Some divisor depends on the variables, so a division by zero is possible at run time
-    (a ruleset's validation tries every input the engine can give)."""
-    _signature: tuple[tuple[str, VarType], ...] = field(repr=False)
-    _fn: _Fn = field(repr=False, compare=False)
-
-    def evaluate(self, env: Mapping[str, int | Fraction | bool]) -> Fraction | bool:
-        """The exact value of the formula for the variable values in ``env``.
-
-        Every variable in :attr:`variables` must be in ``env`` (even one on an ``if`` branch
-        that is not taken): numbers as ``int`` or ``Fraction``, booleans as ``bool``. Raises
-        :class:`FormulaError` otherwise, or on a division by zero. Other entries are ignored.
-        """
-        result: Value = self._run(env)
-        if result is True or result is False or isinstance(result, Fraction):
-            return result
-        return Fraction(result)
-
-    def evaluate_int(self, env: Mapping[str, int | Fraction | bool]) -> int:
-        """Evaluate and require a whole number; anything else raises :class:`FormulaError`."""
-        if self.result_type != "number":
-            raise FormulaError(
-                f"the formula {self.source!r} gives true/false, not a number",
-                hint="a points formula must compute a number",
-            )
-        result: int | Fraction = self._run(env)
-        if type(result) is int:
-            return result
-        if result.denominator == 1:
-            return int(result.numerator)
-        raise FormulaError(
-            f"the formula {self.source!r} gave {result}, which is not a whole number; "
-            "the formula must round its result",
-            hint=f"wrap it in round(..., MODE) with MODE one of {_MODES_TEXT}, or use //",
-        )
-
-    def _run(self, env: Env) -> Any:
-        """Check the used variables' values in ``env``, then run the compiled closures."""
-        for name, kind in self._signature:
-            try:
-                value = env[name]
-            except KeyError:
-                given = ", ".join(sorted(map(str, env))) or "none"
-                raise FormulaError(
-                    f"the formula {self.source!r} needs a value for variable {name!r}, "
-                    "but none was given",
-                    hint=f"variables given: {given}",
-                ) from None
-            kind_of_value = type(value)
-            if kind == "number":
-                if kind_of_value is int or kind_of_value is Fraction:
-                    continue
-                if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
-                    continue
-            elif kind_of_value is bool:
-                continue
-            _bad_value(self.source, name, kind, value)
-        return self._fn(env)
-
-
-def parse_formula(text: str, variables: Mapping[str, VarType]) -> Formula:
-    """Parse ``text`` and check it against the declared ``variables`` (name -> type).
-
-    Raises :class:`FormulaError` on a syntax error, an undeclared variable, an unknown
-    function or rounding mode, a wrong number of arguments, a type error, a ``/`` outside
-    ``round(...)``, a division by a constant 0, or a formula that is too long or too deeply
-    nested. The error's ``column`` is the character offset in ``text`` plus one (a newline
-    counts as one character), pointing at the offending token.
-    """
-    if not isinstance(text, str):
-        raise FormulaError(
-            f"a formula must be text, not {type(text).__name__}",
-            hint="write the formula as a string, e.g. raw // 10",
-        )
-    declared = _check_declarations(variables)
-    if len(text) > MAX_LENGTH:
-        raise FormulaError(
-            f"the formula is {len(text):,} characters long; at most {MAX_LENGTH:,} are allowed",
-            column=MAX_LENGTH + 1,
-            hint="split the computation into simpler rules",
-        )
-    if not text.strip():
-        raise FormulaError("the formula is empty", column=1, hint="write an expression")
-    tree = _parse_tree(text)
-    _check_depth(tree)
-    checker = _Checker(text, declared)
-    node = checker.expr(tree, in_round=False)
-    signature = tuple(sorted((name, declared[name]) for name in checker.used))
-    return Formula(
-        source=text,
-        variables=frozenset(checker.used),
-        result_type=node.type,
-        variable_divisor=checker.variable_divisor,
-        _signature=signature,
-        _fn=node.fn,
-    )
-
-
-# --------------------------------------------------------------------------------------------
-# Parsing and syntax errors
-
-
-@cache
-def _parser() -> Lark:
-    """The LALR parser of ``grammar/formula.lark``, built once."""
-    return grammar_parser(
-        "formula.lark", lexer="basic", propagate_positions=True, maybe_placeholders=False
-    )
-
-
-def _parse_tree(text: str) -> Tree[Token]:
-    """The Lark tree of ``text``, or a :class:`FormulaError` in plain words."""
-    try:
-        return _parser().parse(text)
-    except UnexpectedInput as error:
-        raise _syntax_error(text, error) from None
-    except LarkError as error:  # pragma: no cover - Lark raises UnexpectedInput for bad input
-        raise FormulaError(f"the formula cannot be parsed: {error}", hint=_SYNTAX_HINT) from None
-
-
-_TERMINAL_WORDS: dict[str, str] = {
-    "INT": "a number",
-    "NAME": "a name",
-    "TRUE": '"true"',
-    "FALSE": '"false"',
-    "LPAR": '"("',
-    "MINUS": '"-"',
-    "NOT": '"not"',
-    "IF": '"if"',
-    "PLUS": '"+"',
-    "STAR": '"*"',
-    "SLASH": '"/"',
-    "DSLASH": '"//"',
-    "PERCENT": '"%"',
-    "COMP_OP": "a comparison (== != < <= > >=)",
-    "AND": '"and"',
-    "OR": '"or"',
-    "THEN": '"then"',
-    "ELSE": '"else"',
-    "COMMA": '","',
-    "RPAR": '")"',
-    "$END": "the end of the formula",
-}
-_VALUE_START = frozenset({"INT", "NAME", "LPAR"})
-_OPERATORS = ("PLUS", "MINUS", "STAR", "SLASH", "DSLASH", "PERCENT")
-
-_CHARACTER_HINTS: dict[str, str] = {
-    "=": "write == to compare two values",
-    ".": "numbers are whole: write a fraction as a division inside round(...), e.g. "
-    "round(raw * 15 / 10, half_up) instead of raw * 1.5",
-    "&": 'write "and" to combine conditions',
-    "|": 'write "or" to combine conditions',
-    "!": 'write "not" to negate a condition, or != for "not equal"',
-    "^": "there is no power operator: multiply, e.g. x * x",
-    "[": "only round parentheses ( ) group an expression",
-    "{": "only round parentheses ( ) group an expression",
-    '"': "a formula has no text strings: use numbers, variables and true/false",
-    "'": "a formula has no text strings: use numbers, variables and true/false",
-}
-
-
-def _describe_expected(names: Iterable[str]) -> str:
-    """Plain words for a set of Lark terminal names, in a stable order."""
-    pending = set(names)
-    words: list[str] = []
-    if pending >= _VALUE_START:
-        words.append("a value (a number, a name, a call or a parenthesised expression)")
-        pending -= {"INT", "NAME", "LPAR", "TRUE", "FALSE"}
-    if sum(op in pending for op in _OPERATORS) >= 3:
-        words.append("an operator (+ - * / // %)")
-        pending -= set(_OPERATORS)
-    words.extend(word for name, word in _TERMINAL_WORDS.items() if name in pending)
-    words.extend(sorted(name for name in pending if name not in _TERMINAL_WORDS))
-    if not words:
-        return "something else"
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " or " + words[-1]
-
-
-def _describe_token(token: Token) -> str:
-    if token.type == "$END":
-        return "the end of the formula"
-    if token.type == "INT":
-        return f"the number {token.value}"
-    if token.type == "NAME":
-        return f"the name {token.value!r}"
-    return f'"{token.value}"'
-
-
-def _token_hint(text: str, token: Token, expected: set[str]) -> str:
-    """A targeted hint for a common syntax mistake, or the generic one."""
-    kind = token.type
-    if kind == "COMP_OP" and "COMP_OP" not in expected:
-        return "comparisons do not chain: write a < b and b < c"
-    if kind in {"IF", "NOT"} and "NAME" in expected:
-        example = "1 + (if c then 1 else 0)" if kind == "IF" else "x and (not c)"
-        return f"put an {token.value}-expression in parentheses inside a larger one: {example}"
-    start = token.start_pos or 0
-    if kind == "STAR" and start > 0 and text[start - 1] == "*":
-        return "there is no power operator: multiply, e.g. x * x"
-    if kind in {"LPAR", "INT", "NAME"} and expected & set(_OPERATORS):
-        return "two values need an operator between them, e.g. 2 * (x + 1)"
-    if kind == "$END" and expected == {"RPAR"}:
-        return 'a "(" is never closed: add the missing ")"'
-    if kind == "$END" and expected == {"ELSE"}:
-        return "every if needs an else: if COND then A else B"
-    if kind == "RPAR" and text[:start].rstrip().endswith(","):
-        return "remove the trailing comma or add the missing argument"
-    if kind == "RPAR" and text[:start].count("(") <= text[:start].count(")"):
-        return 'this ")" has no matching "("'
-    return _SYNTAX_HINT
-
-
-def _syntax_error(text: str, error: UnexpectedInput) -> FormulaError:
-    """Turn a Lark error into a :class:`FormulaError` that names no Lark internals."""
-    if isinstance(error, UnexpectedCharacters):
-        position = error.pos_in_stream or 0
-        char = text[position] if 0 <= position < len(text) else ""
-        return FormulaError(
-            f"unexpected character {char!r} in the formula",
-            column=position + 1,
-            hint=_CHARACTER_HINTS.get(
-                char,
-                "a formula uses names, whole numbers, + - * / // % == != < <= > >=, "
-                "parentheses and commas",
-            ),
-        )
-    if isinstance(error, UnexpectedToken):
-        token = error.token
-        expected = set(error.accepts or error.expected)
-        column = len(text.rstrip()) + 1 if token.type == "$END" else (token.start_pos or 0) + 1
-        found = (
-            "the formula ends too early"
-            if token.type == "$END"
-            else f"unexpected {_describe_token(token)}"
-        )
-        return FormulaError(
-            f"{found}: expected {_describe_expected(expected)}",
-            column=column,
-            hint=_token_hint(text, token, expected),
-        )
-    return FormulaError(  # pragma: no cover - the basic lexer and LALR raise the two above
-        "the formula ends too early", column=len(text) + 1, hint=_SYNTAX_HINT
-    )
-
-
-def _check_declarations(variables: Mapping[str, VarType]) -> dict[str, VarType]:
-    """The declared variables as a plain dict, after checking names and types."""
-    declared: dict[str, VarType] = {}
-    for name, kind in variables.items():
-        if not (isinstance(name, str) and name.isidentifier() and name.isascii()):
-            raise FormulaError(
-                f"the variable name {name!r} is not a valid name",
-                hint="a name is letters, digits and _, and does not start with a digit",
-            )
-        if name in _KEYWORDS:
-            raise FormulaError(
-                f"the variable name {name!r} is a keyword of the formula language",
-                hint="choose another name",
-            )
-        if kind not in ("number", "bool"):
-            raise FormulaError(
-                f"the variable {name!r} is declared with type {kind!r}",
-                hint="a variable's type is number or bool",
-            )
-        declared[name] = kind
-    return declared
-
-
-def _column(node: Tree[Token] | Token) -> int:
-    """The 1-based column (character offset + 1) where ``node`` starts."""
-    if isinstance(node, Token):
-        return (node.start_pos or 0) + 1
-    return int(getattr(node.meta, "start_pos", 0)) + 1
-
-
-def _check_depth(tree: Tree[Token]) -> None:
-    """Refuse trees nested deeper than :data:`MAX_DEPTH`, without recursion."""
-    stack: list[tuple[Tree[Token], int]] = [(tree, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise FormulaError(
-                f"the formula is nested too deeply (more than {MAX_DEPTH} levels of "
-                "parentheses, operators and calls)",
-                column=_column(node),
-                hint="simplify the formula or split it into several rules",
-            )
-        stack.extend(
-            (child, depth + 1) for child in reversed(node.children) if isinstance(child, Tree)
-        )
-
-
-# --------------------------------------------------------------------------------------------
-# Exact arithmetic and rounding
+from baloot_conformance.rules.formula_syntax import (
+    _FUNCTIONS_TEXT,
+    _MODES_TEXT,
+    _SYNTAX_HINT,
+    _TYPE_WORDS,
+    FUNCTIONS,
+    MAX_INT_DIGITS,
+    ROUNDING_MODES,
+    Env,
+    Value,
+    VarType,
+    _column,
+    _Fn,
+)
 
 
 def _round_floor(x: int | Fraction) -> int:
@@ -422,6 +76,7 @@ _ROUNDERS: dict[str, Callable[[int | Fraction], int]] = {
     "ceil": _round_ceil,
 }
 
+
 _PLAIN_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "+": operator.add,
     "-": operator.sub,
@@ -430,6 +85,8 @@ _PLAIN_OPS: dict[str, Callable[[Any, Any], Any]] = {
     "%": operator.mod,
     "/": Fraction,
 }
+
+
 _COMPARE_OPS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq,
     "!=": operator.ne,
@@ -454,19 +111,6 @@ def _guarded(symbol: str, column: int) -> Callable[[Any, Any], Any]:
         return plain(left, right)
 
     return divide
-
-
-def _bad_value(source: str, name: str, kind: VarType, value: object) -> NoReturn:
-    wanted = "a number (int or Fraction)" if kind == "number" else "true/false (bool)"
-    raise FormulaError(
-        f"the formula {source!r} needs variable {name!r} to be {wanted}, "
-        f"but it is {type(value).__name__} {value!r}",
-        hint="floats are never accepted: arithmetic is exact" if isinstance(value, float) else None,
-    )
-
-
-# --------------------------------------------------------------------------------------------
-# Static checking and compilation
 
 
 @dataclass(frozen=True, slots=True)

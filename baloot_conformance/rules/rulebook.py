@@ -3,7 +3,7 @@
 The reference lists every section, rule and field, with the schema's descriptions, the allowed
 values and the default ruleset's value; fixed rules say why no profile may change them. The
 sources page is the bibliography behind the source keys every rule cites, with the rules and
-rulesets citing each. Tests keep both in step: ``python -m baloot_conformance.rulebook
+rulesets citing each. Tests keep both in step: ``python -m baloot_conformance.rules.rulebook
 --write`` rewrites them.
 """
 
@@ -14,8 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from baloot_conformance.rules import SECTIONS
-from baloot_conformance.ruleset import Ruleset, load_ruleset, ruleset_schema
+from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.model import SECTIONS
+from baloot_conformance.rules.ruleset import Ruleset
+from baloot_conformance.rules.validation import ruleset_schema
 
 #: The heading the generated section starts at; it runs to the end of the page.
 HEADING = "## Reference: every section, rule and field"
@@ -90,7 +92,7 @@ def rule_reference_markdown(ruleset: Ruleset | None = None) -> str:
 
 def sources_markdown() -> str:
     """``docs/sources.md``: each bibliography key, what it is, and who cites it."""
-    from baloot_conformance.ruleset import shipped_rulesets
+    from baloot_conformance.rules.loading import shipped_rulesets
 
     base = load_ruleset("saudi")
     bibliography: dict[str, str] = dict(base.document.get("sources", {}))
@@ -113,8 +115,8 @@ def sources_markdown() -> str:
         "Every rule of every ruleset cites the sources it rests on by a short key (`sources:`),",
         "sometimes followed by the part of the source meant (a file, a section, a logged hand).",
         "This page is the bibliography behind the keys, generated from `spec/rulesets/saudi.yaml`",
-        "(`python -m baloot_conformance.rulebook --write`); profiles cite the same keys. Where the",
-        "sources disagree, `docs/disagreements.md` sets their readings side by side.",
+        "(`python -m baloot_conformance.rules.rulebook --write`); profiles cite the same keys.",
+        "Where the sources disagree, `docs/disagreements.md` sets their readings side by side.",
         "",
         "| key | source | cited by |",
         "|---|---|---|",
@@ -135,9 +137,9 @@ def updated_page(page: str) -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover - a maintenance command
-    docs = Path(__file__).resolve().parent.parent / "docs"
+    docs = Path(__file__).resolve().parents[2] / "docs"
     if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python -m baloot_conformance.rulebook --write")
+        sys.exit("usage: python -m baloot_conformance.rules.rulebook --write")
     target = docs / "ruleset.md"
     target.write_text(updated_page(target.read_text(encoding="utf-8")), encoding="utf-8")
     (docs / "sources.md").write_text(sources_markdown(), encoding="utf-8")

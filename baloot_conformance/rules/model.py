@@ -6,8 +6,8 @@ is ``section.key`` (``play.hokum.overruff``). Here each section is a frozen data
 fields are the rules, typed by the parameters their mechanism takes; the named options are
 ``Literal`` strings, so a mistyped option is a type error in the engine.
 
-This module holds data shapes only. Reading YAML is :mod:`baloot_conformance.ruleset`'s job;
-implementing the mechanisms is the engine's.
+This module holds data shapes only. Reading YAML is :mod:`~baloot_conformance.rules.loading`'s
+job; implementing the mechanisms is the engine's.
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from baloot_conformance.cards import Rank, Suit
-from baloot_conformance.formula import Formula
+from baloot_conformance.rules.formula import Formula
+
+#: The only ruleset format this version of the kit reads.
+FORMAT = "baloot-ruleset/1"
 
 Contract = Literal["sun", "hokum"]
 ProjectName = Literal["sira", "fifty", "hundred.sequence", "hundred.four_of_a_kind", "four_hundred"]
