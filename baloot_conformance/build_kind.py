@@ -56,9 +56,9 @@ def use_sources_if_asked() -> None:
 
 
 def compiled() -> bool:
-    """Whether the kit's modules load as compiled extension modules (the verdicts' module
+    """Whether the kit's modules load as compiled extension modules (the hand checker's module
     stands for them all: the build compiles them together)."""
-    spec = importlib.util.find_spec("baloot_conformance.verdict")
+    spec = importlib.util.find_spec("baloot_conformance.check.events")
     origin = spec.origin if spec is not None else None
     return origin is not None and origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 

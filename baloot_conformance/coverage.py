@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from baloot_conformance import btn
+from baloot_conformance.check.run import check_hands
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.fixtures import Fixture, run_fixture
 from baloot_conformance.rules.ruleset import Ruleset
-from baloot_conformance.verdict import check_hands
 
 
 @dataclass(frozen=True)

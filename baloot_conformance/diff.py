@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from baloot_conformance import btn
+from baloot_conformance.check.run import check_hands
+from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.engine.playout import Policy
 from baloot_conformance.generate import generate_games
 from baloot_conformance.rules.loading import isolate
@@ -43,7 +45,6 @@ from baloot_conformance.rules.ruleset import (
     rule_documents,
 )
 from baloot_conformance.rules.validation import fixed_rules, ruleset_schema
-from baloot_conformance.verdict import HandVerdict, check_hands
 
 Effect = Literal["legality", "claims", "score", "game_end"]
 #: What a rule's difference can change, by rule ID (the longest matching prefix decides).

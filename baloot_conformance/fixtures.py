@@ -28,13 +28,14 @@ import jsonschema
 from baloot_conformance import btn
 from baloot_conformance.btn import parse_transcript
 from baloot_conformance.btn.writer import format_transcript
+from baloot_conformance.check.run import check_hands
+from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.errors import BalootError, Location, TranscriptSyntaxError
 from baloot_conformance.resources import data_root, spec_path
 from baloot_conformance.rules.loading import isolate, load_ruleset, shipped_rulesets
 from baloot_conformance.rules.ruleset import Ruleset, rule_documents
 from baloot_conformance.rules.strict_yaml import yaml_key_locations
-from baloot_conformance.verdict import HandVerdict, check_hands
 
 #: The areas of the rules, one folder each; the other folders are named for a profile.
 AREAS = (

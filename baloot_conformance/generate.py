@@ -15,14 +15,19 @@ from collections.abc import Iterator
 
 from baloot_conformance import btn
 from baloot_conformance.btn.writer import format_hand, format_header
-from baloot_conformance.cards import Card
+from baloot_conformance.check.words import (
+    PROJECT_WORDS,
+    _cards,
+    contract_claim,
+    rest_events,
+    result_claims,
+)
 from baloot_conformance.engine.actions import Announce, Bid, Declare, Lock, Play, Raise
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
-from baloot_conformance.engine.model import SEAT_NAMES, TEAM_NAMES, CardSet, cards_of
+from baloot_conformance.engine.model import SEAT_NAMES
 from baloot_conformance.engine.playout import DEFAULT_POLICY, Policy, random_hand
 from baloot_conformance.rules.ruleset import Ruleset
-from baloot_conformance.verdict import PROJECT_WORDS, result_word
 
 
 def generate_games(
@@ -155,69 +160,3 @@ class _Items:
         self.calls += 1
         position = f"{self.p}.bid{self.calls}"
         return btn.Call(position=position, phase=phase, seat=SEAT_NAMES[seat], word=word, args=args)
-
-
-def rest_events(hand: Hand, prefix: str) -> Iterator[btn.Rest]:
-    """The completion of the deal as ``rest`` events: the buyer's two cards besides the
-    face-up card, three for everyone else; ``prefix`` is the hand's position (``h3``)."""
-    hand.settle_auction()  # a Sun-claim window the play let lapse
-    contract = hand.contract
-    assert contract is not None
-    for seat in range(4):
-        rest: CardSet = hand.initial[seat] & ~hand.first_five[seat]
-        if seat == contract.receiver:
-            rest &= ~(1 << hand.faceup.index)
-        name = SEAT_NAMES[seat]
-        yield btn.Rest(position=f"{prefix}.rest.{name}", seat=name, cards=_cards(rest))
-
-
-def contract_claim(hand: Hand, prefix: str) -> btn.ContractClaim:
-    """The ``= contract`` claim of a hand whose auction (and raises) are over; ``prefix`` is
-    the hand's position (``h3``)."""
-    contract, position = hand.contract, f"{prefix}.contract"
-    if contract is None:
-        return btn.ContractClaim(position=position, buyer=None)
-    raised = contract.level > 1
-    return btn.ContractClaim(
-        position=position,
-        buyer=SEAT_NAMES[contract.buyer],
-        kind=contract.kind,
-        trump=contract.trump,
-        multiplier=contract.level if raised else None,
-        lock=("closed" if contract.locked else "open")
-        if raised and contract.kind == "hokum"
-        else None,
-    )
-
-
-def result_claims(
-    hand: Hand, game: Game, prefix: str, totals: tuple[int, int]
-) -> Iterator[btn.Claim]:
-    """The claims of a finished hand after its tricks: the score's figures, the result, a
-    Kaboot, the score and the running ``totals`` (those before the hand) plus it, and the
-    game's winner when this hand, recorded in ``game``, ended it."""
-    p, result = prefix, hand.result()
-    score = result.score
-    if score is not None:
-        figures = (
-            ("abnat", score.abnat),
-            ("aklat", score.aklat),
-            ("projects", score.projects),
-            ("cardscore", score.card_scores),
-            ("projectscore", score.project_scores),
-        )
-        for name, (ns, ew) in figures:
-            yield btn.TeamClaim(position=f"{p}.{name}", name=name, ns=ns, ew=ew)
-        yield btn.ResultClaim(position=f"{p}.result", outcome=result_word(result))
-        if score.kaboot_team is not None:
-            yield btn.KabootClaim(position=f"{p}.kaboot", team=TEAM_NAMES[score.kaboot_team])
-    ns, ew = result.game_points
-    yield btn.TeamClaim(position=f"{p}.score", name="score", ns=ns, ew=ew)
-    total = (totals[0] + ns, totals[1] + ew)
-    yield btn.TeamClaim(position=f"{p}.total", name="total", ns=total[0], ew=total[1])
-    if game.is_over() and game.results[-1] == result and game.winner is not None:
-        yield btn.WinnerClaim(position=f"{p}.winner", team=TEAM_NAMES[game.winner])
-
-
-def _cards(mask: CardSet) -> tuple[Card, ...]:
-    return tuple(cards_of(mask))

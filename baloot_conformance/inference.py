@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from baloot_conformance import btn
+from baloot_conformance.check.run import check_hands
+from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.diff import Variant, diff_rulesets, rule_variants
 from baloot_conformance.rules.loading import isolate
 from baloot_conformance.rules.ruleset import Ruleset
 from baloot_conformance.rules.strict_yaml import dump_yaml
-from baloot_conformance.verdict import HandVerdict, check_hands
 
 
 @dataclass(frozen=True)

@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from baloot_conformance import btn
+from baloot_conformance.check.run import check_hands
+from baloot_conformance.check.table import Table
 from baloot_conformance.diff import Difference, diff_rulesets
 from baloot_conformance.fixtures import Fixture, load_corpus
 from baloot_conformance.report.html import environment
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 from baloot_conformance.rules.ruleset import Ruleset, mechanism, rule_documents
-from baloot_conformance.table import Table
-from baloot_conformance.verdict import check_hands
 from baloot_conformance.version import __version__
 
 

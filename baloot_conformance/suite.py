@@ -26,6 +26,10 @@ from baloot_conformance.adapter.process import Engine, EngineFailure, EngineInfo
 from baloot_conformance.adapter.reference import Rejection, rejection_in
 from baloot_conformance.btn import json_form
 from baloot_conformance.cards import Card
+from baloot_conformance.check.events import HandChecker, unlogged_auction
+from baloot_conformance.check.run import replay_hands
+from baloot_conformance.check.verdicts import Divergence, HandVerdict
+from baloot_conformance.check.words import rest_events
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.errors import BalootError, Location
 from baloot_conformance.fixtures import (
@@ -35,16 +39,9 @@ from baloot_conformance.fixtures import (
     load_fixture,
     run_fixture,
 )
-from baloot_conformance.generate import generate_games, rest_events
+from baloot_conformance.generate import generate_games
 from baloot_conformance.rules.loading import load_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
-from baloot_conformance.verdict import (
-    Divergence,
-    HandChecker,
-    HandVerdict,
-    replay_hands,
-    unlogged_auction,
-)
 
 Verdict = Literal["pass", "fail", "error", "skip", "unsupported", "xfail", "xpass", "invalid"]
 VERDICTS: tuple[Verdict, ...] = (

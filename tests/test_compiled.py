@@ -164,10 +164,10 @@ def _print_corpus(folder: Path) -> None:
     """Each fixture's verdicts, as reprs (the fast lane takes the hands that pass, the
     reference path the others)."""
     from baloot_conformance import btn
+    from baloot_conformance.check.run import check_hands
     from baloot_conformance.errors import TranscriptSyntaxError
     from baloot_conformance.fixtures import load_corpus
     from baloot_conformance.rules.loading import load_ruleset
-    from baloot_conformance.verdict import check_hands
 
     for fixture in load_corpus(folder):
         print("fixture", fixture.id)

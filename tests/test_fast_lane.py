@@ -18,13 +18,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baloot_conformance import btn, fast_lane
+from baloot_conformance import btn
+from baloot_conformance.check import fast_lane
+from baloot_conformance.check.run import check_hands
+from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.cli import main
 from baloot_conformance.errors import TranscriptSyntaxError
 from baloot_conformance.fixtures import load_corpus
 from baloot_conformance.generate import generate_games
 from baloot_conformance.rules.loading import load_ruleset
-from baloot_conformance.verdict import HandVerdict, check_hands
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = load_corpus(ROOT / "fixtures")

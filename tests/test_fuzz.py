@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 from baloot_conformance.btn import TranscriptReader
 from baloot_conformance.btn.json_form import JsonReader, to_json_text
 from baloot_conformance.btn.writer import format_transcript
+from baloot_conformance.check.run import check_hands
 from baloot_conformance.errors import BalootError, FormulaError, TranscriptSyntaxError
 from baloot_conformance.rules.formula import parse_formula
 from baloot_conformance.rules.loading import load_ruleset
 from baloot_conformance.rules.model import CONVERSION_VARIABLES
-from baloot_conformance.verdict import check_hands
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = [

@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 
 from baloot_conformance.btn import TranscriptReader, read_transcript
+from baloot_conformance.check.run import check_hands
+from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.cli import main
 from baloot_conformance.errors import TranscriptSyntaxError
 from baloot_conformance.importers import import_file
 from baloot_conformance.rules.loading import derive_ruleset, load_ruleset
-from baloot_conformance.verdict import HandVerdict, check_hands
 
 ROOT = Path(__file__).resolve().parent.parent
 LOGS = ROOT / "tests" / "data" / "peer-logs"

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from baloot_conformance.btn import TranscriptReader
+from baloot_conformance.check.run import check_hands
 from baloot_conformance.cli import main
 from baloot_conformance.importers import import_file
 from baloot_conformance.rules.loading import load_ruleset
-from baloot_conformance.verdict import check_hands
 
 LOGS = Path(__file__).parent / "data" / "peer-logs"
 

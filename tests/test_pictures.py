@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from baloot_conformance import btn
+from baloot_conformance.check.run import table_at
 from baloot_conformance.cli import main
 from baloot_conformance.report.diagram import render
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
-from baloot_conformance.table import table_at
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOTS = ROOT / "tests" / "data" / "snapshots"

@@ -19,11 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from baloot_conformance.errors import Location
-from baloot_conformance.report import FORMATS, Format, make_reporter
-from baloot_conformance.report.markdown import md_code
-from baloot_conformance.resources import spec_path
-from baloot_conformance.verdict import (
+from baloot_conformance.check.verdicts import (
     Divergence,
     DivergenceKind,
     HandVerdict,
@@ -31,6 +27,10 @@ from baloot_conformance.verdict import (
     RunSummary,
     Status,
 )
+from baloot_conformance.errors import Location
+from baloot_conformance.report import FORMATS, Format, make_reporter
+from baloot_conformance.report.markdown import md_code
+from baloot_conformance.resources import spec_path
 
 A, B = "games/a.btn", "games/b.btn"
 HEADER = RunHeader("0.1.0", "saudi", "1", "sha256:0123abcd")

@@ -1,4 +1,4 @@
-"""Verdicts (baloot_conformance.verdict): replaying transcripts, and mutation testing.
+"""Verdicts (baloot_conformance.check.run): replaying transcripts, and mutation testing.
 
 The mutation test takes generated games, changes exactly one thing in one hand (a card, a
 trick winner, a score, a total, a call, a declaration...) and asserts that the check fails at
@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 from baloot_conformance.cards import Suit, parse_card
+from baloot_conformance.check.run import check_transcript
+from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.engine.model import (
     Contract,
     ContractKind,
@@ -30,7 +32,6 @@ from baloot_conformance.engine.play import PlayRules
 from baloot_conformance.generate import generate_games
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 from baloot_conformance.rules.ruleset import Ruleset
-from baloot_conformance.verdict import HandVerdict, check_transcript
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKED = (ROOT / "fixtures" / "scoring" / "worked-hand.btn").read_text(encoding="utf-8")
@@ -345,9 +346,9 @@ def test_a_kawesh_void_hand_claims_no_contract() -> None:
     import io
 
     from baloot_conformance.btn import TranscriptReader
+    from baloot_conformance.check.run import check_hands
     from baloot_conformance.engine.playout import Policy
     from baloot_conformance.generate import generate_games
-    from baloot_conformance.verdict import check_hands
 
     ja = load_ruleset("wikipedia-ja")
     texts = (

@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 #: The modules compiled, relative to the folder that holds the package: where a passing hand
-#: spends its time (statements, hand building, the interpreter, verdicts, the fast lane).
+#: spends its time (statements, hand building, the interpreter, the checker, the fast lane).
 #: ``btn/items.py`` is left out on purpose: items are built with ``object.__new__``, which needs
 #: ordinary classes, and every module must see the same item classes.
 COMPILED = (
@@ -37,16 +37,25 @@ COMPILED = (
     "baloot_conformance/engine/__init__.py",
     "baloot_conformance/engine/actions.py",
     "baloot_conformance/engine/auction.py",
+    "baloot_conformance/engine/deal.py",
+    "baloot_conformance/engine/deciders.py",
+    "baloot_conformance/engine/declarations.py",
     "baloot_conformance/engine/game.py",
     "baloot_conformance/engine/hand.py",
     "baloot_conformance/engine/model.py",
     "baloot_conformance/engine/play.py",
     "baloot_conformance/engine/playout.py",
     "baloot_conformance/engine/projects.py",
+    "baloot_conformance/engine/raises.py",
     "baloot_conformance/engine/scoring.py",
     "baloot_conformance/engine/trace.py",
-    "baloot_conformance/verdict.py",
-    "baloot_conformance/fast_lane.py",
+    "baloot_conformance/check/verdicts.py",
+    "baloot_conformance/check/words.py",
+    "baloot_conformance/check/events.py",
+    "baloot_conformance/check/claims.py",
+    "baloot_conformance/check/hand_check.py",
+    "baloot_conformance/check/fast_lane.py",
+    "baloot_conformance/check/run.py",
 )
 #: The name of the shared library mypyc writes beside the package (its runtime and code).
 GROUP = "baloot_conformance"

@@ -23,12 +23,15 @@ from typing import Any, TextIO
 from baloot_conformance import btn
 from baloot_conformance.adapter.protocol import PROTOCOL
 from baloot_conformance.btn import json_form
+from baloot_conformance.check.events import HandChecker, ReplayStop
+from baloot_conformance.check.hand_check import replay_items
+from baloot_conformance.check.run import replay_hands
+from baloot_conformance.check.verdicts import HandVerdict
+from baloot_conformance.check.words import contract_claim, result_claims
 from baloot_conformance.engine.model import SEAT_NAMES, cards_of, seat_from_name
 from baloot_conformance.errors import BalootError
-from baloot_conformance.generate import contract_claim, result_claims
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 from baloot_conformance.rules.ruleset import Ruleset
-from baloot_conformance.verdict import HandChecker, HandVerdict, ReplayStop, replay_hands
 from baloot_conformance.version import __version__
 
 
@@ -201,7 +204,7 @@ class ReferenceAdapter:
             fresh.scan(hand)
             if _scanned(fresh) == walk.scanned:
                 try:
-                    walk.checker.replay(hand.items[len(walk.items) :])
+                    replay_items(walk.checker, hand.items[len(walk.items) :])
                     walk.items, self._last = items, walk
                     return walk.checker, hand
                 except ReplayStop:

@@ -320,7 +320,7 @@ class TranscriptReader:
     def chunks(self) -> Iterator[HandChunk]:
         """Each hand as its statements, not yet checked: give each to :meth:`build` for its
         :class:`Hand`, or judge it straight from the statements (the fast lane of
-        :mod:`baloot_conformance.fast_lane`, which builds the hands it does not take). The
+        :mod:`baloot_conformance.check.fast_lane`, which builds the hands it does not take). The
         hands read the same either way; errors carry their source line as in iteration."""
         try:
             yield from self._chunks()

@@ -1,5 +1,5 @@
 """``check`` (the CI gate) and ``generate`` (random legal games): thin layers over
-:mod:`baloot_conformance.verdict`, :mod:`baloot_conformance.report` and
+:mod:`baloot_conformance.check.run`, :mod:`baloot_conformance.report` and
 :mod:`baloot_conformance.generate`."""
 
 from __future__ import annotations
@@ -25,22 +25,15 @@ from typing import Any, NamedTuple, TextIO, cast
 
 from baloot_conformance import btn
 from baloot_conformance.btn.runs import iter_game_runs, repeats_hand_numbers
+from baloot_conformance.check.hand_check import REQUIRABLE
+from baloot_conformance.check.run import check_hands, check_transcript, ruleset_tag
+from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
 from baloot_conformance.cli.output import replaced
 from baloot_conformance.errors import BalootError, UnreadableInputError
 from baloot_conformance.report import FORMATS, make_reporter
 from baloot_conformance.report.jsonl import JsonLinesReporter
 from baloot_conformance.rules.loading import load_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
-from baloot_conformance.verdict import (
-    REQUIRABLE,
-    FileError,
-    HandVerdict,
-    RunHeader,
-    RunSummary,
-    check_hands,
-    check_transcript,
-    ruleset_tag,
-)
 from baloot_conformance.version import __version__
 
 _EXIT_OK, _EXIT_FAIL, _EXIT_USAGE = 0, 1, 2
@@ -303,7 +296,7 @@ def _run(
     it continues the file before it (a run after a file's first).
 
     With one job each file streams. With more, each file is cut into runs of whole games
-    (at hands that :func:`~baloot_conformance.verdict.starts_game`), worker processes parse
+    (at hands that :func:`~baloot_conformance.check.run.starts_game`), worker processes parse
     and check the runs, and the results come back in order, at most a few runs per worker
     in flight, so memory stays bounded whatever the number of hands.
     """

@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from baloot_conformance.btn import TranscriptReader
+from baloot_conformance.check.run import NoSuchMoment, ruleset_tag, table_at
 from baloot_conformance.report.diagram import render
 from baloot_conformance.rules.loading import load_ruleset
-from baloot_conformance.table import NoSuchMoment, table_at
-from baloot_conformance.verdict import ruleset_tag
 
 _EXIT_OK, _EXIT_USAGE = 0, 2
 

@@ -6,32 +6,37 @@ The API follows python-chess: :meth:`Hand.legal_actions` lists what may happen n
 search can branch. Phases, in order:
 
 ``auction``
-    calls, see :mod:`baloot_conformance.engine.auction`.
+    calls, see :mod:`~baloot_conformance.engine.auction`.
 ``completion``
     the rest of the deal [deal.completion]: from the stock when the hand was dealt from a
-    shuffled pack, else a :class:`Complete` action carrying the cards each seat received.
+    shuffled pack, else a :class:`Complete` action carrying the cards each seat received
+    (:mod:`~baloot_conformance.engine.deal`).
 ``raises``
     the raise chain [doubling.chain], Sun raises [doubling.sun], the lock choice
-    [doubling.lock], all before the first card [doubling.window]. Passes are optional: the
-    first card closes the window.
+    [doubling.lock], all before the first card [doubling.window]
+    (:mod:`~baloot_conformance.engine.raises`). Passes are optional: the first card closes
+    the window.
 ``play``
-    eight tricks [play.*]; declarations in trick 1 [projects.declaration]; the Baloot
-    announcement [projects.baloot].
+    eight tricks [play.*] (:mod:`~baloot_conformance.engine.play` says which cards are legal);
+    declarations in trick 1 [projects.declaration] and the Baloot announcement
+    [projects.baloot] (:mod:`~baloot_conformance.engine.declarations`).
 ``over``
-    scored [scoring.*], or void (all pass, Kawesh, an exposed Ace).
+    scored [scoring.*] (:mod:`~baloot_conformance.engine.scoring`), or void (all pass,
+    Kawesh, an exposed Ace).
 
-A hand knows the game totals before it (``totals``), which Sun raises depend on.
+The hand sequences the phases, plays the tricks and keeps the state; each phase's rules live
+in the module named above. A hand knows the game totals before it (``totals``), which Sun
+raises depend on.
 """
 
 from __future__ import annotations
 
 import copy as _copy
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Literal
 
 from baloot_conformance.cards import Card, Rank
-from baloot_conformance.cards import card as card_of
 from baloot_conformance.engine import projects as projects_
 from baloot_conformance.engine.actions import (
     PLAYS,
@@ -46,29 +51,34 @@ from baloot_conformance.engine.actions import (
     call_word,
 )
 from baloot_conformance.engine.auction import Auction
+from baloot_conformance.engine.deal import (
+    check_completion,
+    check_first_deal,
+    deal_from_pack,
+    rest_from_stock,
+)
+from baloot_conformance.engine.deciders import trace_score, trace_trick
+from baloot_conformance.engine.declarations import Declarations, baloot_pair
 from baloot_conformance.engine.model import (
     SEAT_NAMES,
-    TEAM_NAMES,
     CardSet,
     Contract,
     IllegalAction,
     Seat,
     Team,
-    card_set,
     cards_of,
     format_cards,
     next_seat,
     team,
 )
 from baloot_conformance.engine.play import DECIDED_BY, PlayRules, play_rules
-from baloot_conformance.engine.projects import HUNDREDS, Project
+from baloot_conformance.engine.projects import Project
+from baloot_conformance.engine.raises import Raises
 from baloot_conformance.engine.scoring import HandFacts, HandScore, score_hand
 from baloot_conformance.engine.trace import Trace
-from baloot_conformance.rules.model import RaiseLevel
 from baloot_conformance.rules.ruleset import Ruleset
 
 Phase = Literal["auction", "completion", "raises", "play", "over"]
-_BALOOT_RANKS = (Rank.KING, Rank.QUEEN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,18 +109,12 @@ class Hand:
     :meth:`shuffled` to deal from a pack."""
 
     __slots__ = (
-        "_announced",
-        "_declared",
-        "_found",
         "_legal_cache",
-        "_lock_by",
-        "_next_raise",
-        "_raise_passes",
-        "_raisers",
         "_score_result",
         "auction",
         "contract",
         "dealer",
+        "declarations",
         "faceup",
         "first_five",
         "hands",
@@ -122,6 +126,7 @@ class Hand:
         "phase",
         "play_rules",
         "points",
+        "raises",
         "rules",
         "stock",
         "totals",
@@ -150,23 +155,7 @@ class Hand:
         Raises:
             IllegalAction: a seat without the right number of cards, or a card given twice.
         """
-        size = sum(rules.deal.first_round.packets)
-        seen = 0
-        for seat, cards in enumerate(first_five):
-            if cards.bit_count() != size:
-                raise IllegalAction(
-                    "deal.first_round",
-                    f"{SEAT_NAMES[seat]} was dealt {cards.bit_count()} cards, not {size}",
-                )
-            if seen & cards:
-                raise IllegalAction(
-                    "deal.first_round", f"{format_cards(seen & cards)} dealt to two seats"
-                )
-            seen |= cards
-        if seen >> faceup.index & 1:
-            raise IllegalAction("deal.faceup", f"the face-up card {faceup} was also dealt")
-        if stock is not None and (card_set(stock) & (seen | 1 << faceup.index)):
-            raise IllegalAction("deal.completion", "the stock holds cards already dealt")
+        check_first_deal(rules, first_five, faceup, stock)
         self.rules = rules
         self.trace = trace
         self.dealer = dealer
@@ -182,14 +171,10 @@ class Hand:
         self.contract: Contract | None = None
         self.void_reason = ""
         self.history: list[Action] = []
-        self._next_raise = 0
-        self._raisers: list[Seat] = []
-        self._raise_passes: set[Seat] = set()
-        self._lock_by: Seat | None = None
-        self._declared: list[Project] = []
-        self._found: dict[Seat, tuple[Project, ...]] = {}
-        """Projects each seat could declare (computed once, on demand)."""
-        self._announced: set[Seat] = set()
+        self.raises = Raises(rules, totals, trace)
+        """The raise chain and the lock choice, once the deal is complete [doubling.*]."""
+        self.declarations = Declarations(rules, trace)
+        """The projects declared and the Baloot announced [projects.*]."""
         self.play_rules: PlayRules | None = None
         self.leader = next_seat(dealer)
         self.trick: tuple[int, ...] = ()
@@ -216,17 +201,8 @@ class Hand:
     ) -> Hand:
         """A hand dealt from ``pack`` (top first): 3 + 2 from the dealer's right, the face-up
         card, and the stock for the completion."""
-        hands = [0, 0, 0, 0]
-        position = 0
-        for packet in rules.deal.first_round.packets:
-            for offset in range(1, 5):
-                seat = (dealer + offset) % 4
-                for card in pack[position : position + packet]:
-                    hands[seat] |= 1 << card.index
-                position += packet
-        faceup = pack[position]
-        first_five = (hands[0], hands[1], hands[2], hands[3])
-        return cls(rules, dealer, first_five, faceup, tuple(pack[position + 1 :]), totals)
+        first_five, faceup, stock = deal_from_pack(rules, dealer, pack)
+        return cls(rules, dealer, first_five, faceup, stock, totals)
 
     @classmethod
     def from_contract(
@@ -285,7 +261,9 @@ class Hand:
             lvl.call == "gahwa" and lvl.multiplier == level
             for lvl in self.rules.doubling.chain.levels
         )
-        self._set_contract(level=level, locked=locked, gahwa=gahwa)
+        self._set_contract(
+            self.raises.changed(self.contract, level=level, locked=locked, gahwa=gahwa)
+        )
 
     def copy(self) -> Hand:
         """An independent copy (cheap: a few small lists)."""
@@ -293,11 +271,8 @@ class Hand:
         other.hands = list(self.hands)
         other.auction = self.auction.copy()
         other.history = list(self.history)
-        other._raisers = list(self._raisers)
-        other._raise_passes = set(self._raise_passes)
-        other._declared = list(self._declared)
-        other._found = dict(self._found)
-        other._announced = set(self._announced)
+        other.raises = self.raises.copy()
+        other.declarations = self.declarations.copy()
         other.tricks = list(self.tricks)
         other.points = list(self.points)
         return other
@@ -312,7 +287,7 @@ class Hand:
         return (self.leader + len(self.trick)) % 4
 
     def declared(self) -> tuple[Project, ...]:
-        return tuple(self._declared)
+        return tuple(self.declarations.projects)
 
     # --- legal actions ------------------------------------------------------------------------
 
@@ -340,10 +315,10 @@ class Hand:
             return []
         actions: list[Action] = []
         if self.phase == "raises":
-            actions += self._legal_raises()
+            assert self.contract is not None
+            actions += self.raises.legal(self.contract)
         if self.phase in ("raises", "play"):
-            if self._lock_by is not None:
-                actions += [Lock(self._lock_by, True), Lock(self._lock_by, False)]
+            actions += self.raises.locks()
             announcement = self.announcement()
             if announcement is not None:
                 actions.append(announcement)
@@ -362,81 +337,24 @@ class Hand:
                 words.add(call_word(action))
         return frozenset(words)
 
-    def _legal_raises(self) -> list[Action]:
-        """The next raise of the chain and the passes, for the seats of the side entitled."""
-        assert self.contract is not None
-        levels = self.rules.doubling.chain.levels
-        if self._next_raise >= len(levels):
-            return []
-        level = levels[self._next_raise]
-        may_raise = self.contract.kind == "hokum" or self._sun_raise_refusal(level.call) == ""
-        actions: list[Action] = []
-        for seat in self._entitled(level):
-            if may_raise:
-                actions.append(Raise(seat, level.call))
-            if seat not in self._raise_passes:
-                actions.append(Raise(seat, "pass"))
-        return actions
-
-    def _raise_calls(self) -> list[str]:
-        return [level.call for level in self.rules.doubling.chain.levels]
-
-    def _entitled(self, level: RaiseLevel) -> tuple[Seat, ...]:
-        """The seats that may call (or pass) ``level`` [doubling.chain]: a side's two players,
-        or one player (the buyer, or whoever doubled)."""
-        assert self.contract is not None
-        if level.by == "buyer":
-            return (self.contract.buyer,)
-        if level.by == "doubler":
-            return (self._raisers[0],)
-        side = self.contract.buyer_team ^ (level.side == "opponents")
-        return (side, side + 2)
-
-    def _entitled_words(self, level: RaiseLevel) -> str:
-        assert self.contract is not None
-        if level.by == "buyer":
-            return f"the buyer ({SEAT_NAMES[self.contract.buyer]}) alone"
-        if level.by == "doubler":
-            return f"the doubler ({SEAT_NAMES[self._raisers[0]]}) alone"
-        return "the buyer's side" if level.by == "buyer_team" else "the buyer's opponents"
-
     def legal_declarations(self) -> list[Action]:
         """The declarations the seat to play may make now (trick 1, explicit rulesets)."""
-        if (
-            self.tricks_done
-            or self.contract is None
-            or self.rules.projects.declaration.option != "explicit"
-        ):
+        if self.tricks_done or self.contract is None:
             return []
         seat = self.to_play()
-        found = self._found.get(seat)
-        if found is None:
-            found = projects_.find_projects(self.rules, self.contract.kind, seat, self.hands[seat])
-            self._found[seat] = found
-        try:
-            self._check_declare(Declare(seat, "", 0))
-        except IllegalAction:
-            return []
-        mine = [p for p in self._declared if p.seat == seat]
-        return [  # valid by construction; only the limits remain to check
-            Declare(seat, project.name, project.cards)
-            for project in found
-            if projects_.can_add(self.rules, mine, project)
-        ]
+        return self.declarations.legal(
+            self.contract, seat, self.hands[seat], self._in_trick_one(), self._has_played(seat)
+        )
 
     def announcement(self) -> Announce | None:
         """The Baloot announcement the last card allows, if any (announcements are optional)."""
         last = self.history[-1] if self.history else None
-        if not isinstance(last, Play) or self.contract is None or self.contract.trump is None:
+        if not isinstance(last, Play):
             return None
-        if last.card.suit is not self.contract.trump or last.card.rank not in _BALOOT_RANKS:
-            return None
-        action = Announce(last.seat)
-        try:
-            self._check_announce(action)
-        except IllegalAction:
-            return None
-        return action
+        seat = last.seat
+        return self.declarations.announcement(
+            self.contract, last, self.hands[seat], self.initial[seat] if self.initial else 0
+        )
 
     # --- pushing ------------------------------------------------------------------------------
 
@@ -460,10 +378,18 @@ class Hand:
         elif isinstance(action, Complete):
             self._push_complete(action)
         elif isinstance(action, Declare):
-            self._declared.append(self._project(action))
+            self.declarations.declare(
+                action,
+                self.contract,
+                self.initial[action.seat] if self.initial else 0,
+                self._in_trick_one(),
+                self._has_played(action.seat),
+            )
         elif isinstance(action, Announce):
-            self._check_announce(action)
-            self._announced.add(action.seat)
+            last = self.history[-1] if self.history else None
+            held = self.hands[action.seat]
+            dealt = self.initial[action.seat] if self.initial else 0
+            self.declarations.announce(action, self.contract, last, held, dealt)
         else:  # pragma: no cover - the Action union is closed
             raise TypeError(f"not an action: {action!r}")
         self.history.append(action)
@@ -513,7 +439,10 @@ class Hand:
             )
         )
         if self.stock is not None:
-            self._complete(self._rest_from_stock())
+            rest = rest_from_stock(
+                self.rules, self.dealer, result.receiver, self.faceup, self.stock
+            )
+            self._complete(rest)
 
     def _set_up(self, contract: Contract) -> None:
         """The auction has given ``contract``: the completion of the deal comes next."""
@@ -522,47 +451,13 @@ class Hand:
             self.leader = contract.buyer
         self.phase = "completion"
 
-    def _rest_from_stock(self) -> tuple[CardSet, CardSet, CardSet, CardSet]:
-        assert self.contract is not None and self.stock is not None
-        completion = self.rules.deal.completion
-        rest = [0, 0, 0, 0]
-        position = 0
-        for offset in range(1, 5):
-            seat = (self.dealer + offset) % 4
-            size = completion.buyer if seat == self.contract.receiver else completion.others
-            for card in self.stock[position : position + size]:
-                rest[seat] |= 1 << card.index
-            position += size
-        rest[self.contract.receiver] |= 1 << self.faceup.index
-        return (rest[0], rest[1], rest[2], rest[3])
-
     def _push_complete(self, action: Complete) -> None:
         if self.trace is not None:
             self.trace.hit("deal.completion")
         if self.phase != "completion":
             raise IllegalAction("deal.completion", "the deal is completed once, after the auction")
         assert self.contract is not None
-        completion = self.rules.deal.completion
-        given = 0
-        for seat, cards in enumerate(action.rest):
-            receiver = seat == self.contract.receiver
-            if receiver and not cards >> self.faceup.index & 1:
-                raise IllegalAction(
-                    "deal.completion",
-                    f"{SEAT_NAMES[seat]} bought and must receive the face-up card {self.faceup}",
-                )
-            size = completion.buyer + 1 if receiver else completion.others
-            if cards.bit_count() != size:
-                raise IllegalAction(
-                    "deal.completion",
-                    f"{SEAT_NAMES[seat]} received {cards.bit_count()} cards, not {size}",
-                )
-            if cards & (given | self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]):
-                clash = cards & (
-                    given | self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
-                )
-                raise IllegalAction("deal.completion", f"{format_cards(clash)} was dealt twice")
-            given |= cards
+        check_completion(self.rules, self.contract.receiver, self.faceup, action.rest, self.hands)
         self._complete(action.rest)
 
     def _complete(self, rest: tuple[CardSet, ...]) -> None:
@@ -574,13 +469,7 @@ class Hand:
         self.phase = "raises"
         if self.trace is not None:
             self.trace.hit("deal.completion", "cards.deck")
-        if self.rules.projects.declaration.option in ("automatic_all", "automatic_best_two"):
-            if self.trace is not None:
-                self.trace.hit("projects.declaration")
-            for seat in range(4):
-                self._declared += projects_.automatic_declarations(
-                    self.rules, self.contract.kind, seat, self.hands[seat]
-                )
+        self.declarations.declare_for_players(self.contract, self.hands)
 
     # raises
 
@@ -594,225 +483,45 @@ class Hand:
                 "doubling.window",
                 "raises are called after the contract is final and before the first card",
             )
-        contract = self.contract
-        levels = self.rules.doubling.chain.levels
-        if self._next_raise >= len(levels):
-            raise IllegalAction("doubling.chain", "the raise chain is complete")
-        level = levels[self._next_raise]
-        entitled = self._entitled(level)
-        side = self._entitled_words(level)
-        if action.call == "pass":
-            if action.seat not in entitled:
-                raise IllegalAction(
-                    "doubling.chain",
-                    f"{SEAT_NAMES[action.seat]} passed, but the next raise ({level.call}) "
-                    f"belongs to {side}",
-                )
-            if action.seat in self._raise_passes:
-                raise IllegalAction("doubling.chain", f"{SEAT_NAMES[action.seat]} already passed")
-            return
-        if action.call != level.call:
-            known = self._raise_calls()
-            what = "not a raise" if action.call not in known else "not the next raise"
-            raise IllegalAction(
-                "doubling.chain",
-                f"{action.call!r} is {what}: the next raise is {level.call!r}, by {side}",
-            )
-        if action.seat not in entitled:
-            raise IllegalAction(
-                "doubling.chain",
-                f"{level.call!r} is called by {side}, not {SEAT_NAMES[action.seat]}",
-            )
-        if contract.kind == "sun":
-            self._check_sun_raise(action)
-
-    def _check_sun_raise(self, action: Raise) -> None:
-        why = self._sun_raise_refusal(action.call)
-        if why:
-            raise IllegalAction("doubling.sun", why)
-
-    def _sun_raise_refusal(self, call: str) -> str:
-        """Why a Sun may not be raised with ``call`` [doubling.sun], or an empty string."""
-        assert self.contract is not None
-        rule = self.rules.doubling.sun
-        calls = self._raise_calls()
-        if rule.max_call == "none":
-            return "a Sun is never raised in this ruleset"
-        if calls.index(call) > calls.index(rule.max_call):
-            return f"a Sun may be raised at most to {rule.max_call!r}"
-        buyer_team = self.contract.buyer_team
-        env = {"buyer_total": self.totals[buyer_team], "doubler_total": self.totals[1 - buyer_team]}
-        if not rule.condition.evaluate(env):
-            return (
-                f"a Sun may not be doubled at {TEAM_NAMES[buyer_team]} "
-                f"{self.totals[buyer_team]} against {TEAM_NAMES[1 - buyer_team]} "
-                f"{self.totals[1 - buyer_team]} (the condition is {rule.condition.source})"
-            )
-        return ""
+        self.raises.check(action, self.contract)
 
     def _apply_raise(self, action: Raise) -> None:
         assert self.contract is not None
-        levels = self.rules.doubling.chain.levels
-        level = levels[self._next_raise]
-        if action.call == "pass":
-            self._raise_passes.add(action.seat)
-            if len(self._raise_passes) == len(self._entitled(level)):
-                self._close_raises()
-            return
-        self._raisers.append(action.seat)
-        self._next_raise += 1
-        self._raise_passes = set()
-        gahwa = level.call == "gahwa"  # the level that doubling.gahwa governs
-        lock = self.rules.doubling.lock
-        locked = self.contract.locked
-        if lock.option in ("at_double_and_four", "automatic"):  # each raise sets the lock anew
-            locked = lock.option == "automatic" and level.side == "opponents"
-        if gahwa and lock.gahwa_open:
-            locked = False
-        self._set_contract(level=level.multiplier, gahwa=gahwa, locked=locked)
-        self._lock_by = self._lock_chooser(action.seat, level)
-        if self.trace is not None and self.contract.kind == "hokum":
-            self.trace.hit("doubling.lock")
-        if self._next_raise >= len(levels):
-            self._close_raises()
-
-    def _lock_chooser(self, seat: Seat, level: RaiseLevel) -> Seat | None:
-        """Who may now choose locked or open [doubling.lock], if anyone."""
-        assert self.contract is not None
-        if self.contract.kind != "hokum":
-            return None
-        lock = self.rules.doubling.lock
-        calls = self._raise_calls()
-        if self.contract.gahwa and lock.gahwa_open:
-            return None
-        index = calls.index(level.call)
-        chooses = {
-            "doubler_at_double": index == 0,
-            "each_raiser": True,
-            "four_only": index == 2,
-            "at_double_and_four": index in (0, 2),
-            "buyer_after_raises": False,
-            "automatic": False,
-        }[lock.option]
-        return seat if chooses else None
-
-    def _close_raises(self) -> None:
-        """No more raises: the buyer chooses the lock now if the ruleset says so."""
-        assert self.contract is not None
-        self._next_raise = len(self.rules.doubling.chain.levels)
-        lock = self.rules.doubling.lock
-        if (
-            lock.option == "buyer_after_raises"
-            and self.contract.kind == "hokum"
-            and self._raisers
-            and not (self.contract.gahwa and lock.gahwa_open)
-        ):
-            self._lock_by = self.contract.buyer
+        raised = self.raises.apply(action, self.contract)
+        if raised is not self.contract:
+            self._set_contract(raised)
 
     def can_lock(self, seat: Seat) -> bool:
         """Whether ``seat`` may choose locked or open now [doubling.lock]."""
-        return self._lock_by == seat and not self.tricks_done and not self.trick
+        return self.raises.lock_by == seat and not self.tricks_done and not self.trick
 
     def _check_lock(self, action: Lock) -> None:
-        if self._lock_by is None or self.tricks_done or self.trick:
-            raise IllegalAction(
-                "doubling.lock", f"{SEAT_NAMES[action.seat]} may not choose the lock now"
-            )
-        if action.seat != self._lock_by:
-            raise IllegalAction(
-                "doubling.lock",
-                f"the lock is chosen by {SEAT_NAMES[self._lock_by]}, not {SEAT_NAMES[action.seat]}",
-            )
+        self.raises.check_lock(action, before_first_card=not self.tricks_done and not self.trick)
 
     def _apply_lock(self, action: Lock) -> None:
-        self._lock_by = None
-        self._set_contract(locked=action.locked)
-
-    def _set_contract(self, **changes: Any) -> None:
         assert self.contract is not None
-        self.contract = replace(self.contract, raisers=tuple(self._raisers), **changes)
-        self.play_rules = play_rules(self.rules, self.contract)
+        self.raises.lock_by = None
+        self._set_contract(self.raises.changed(self.contract, locked=action.locked))
+
+    def _set_contract(self, contract: Contract) -> None:
+        """The contract raised or locked: its play rules follow."""
+        self.contract = contract
+        self.play_rules = play_rules(self.rules, contract)
         self._legal_cache = (-1, 0)
 
     # declarations and announcements
 
-    def _project(self, action: Declare) -> Project:
-        """The project a declaration makes, checked against the cards and the limits."""
-        self._check_declare(action)
-        assert self.contract is not None
-        kind = self.contract.kind
-        known = [
-            p
-            for p in self._found.get(action.seat, ())
-            if p.cards == action.cards and p.name == action.name
-        ]
-        project = (
-            known[0]
-            if known
-            else projects_.declared_project(
-                self.rules, kind, action.seat, self.initial[action.seat], action.name, action.cards
-            )
-        )
-        mine = [p for p in self._declared if p.seat == action.seat]
-        projects_.check_declarations(self.rules, kind, action.seat, [*mine, project])
-        return project
-
-    def _check_declare(self, action: Declare) -> None:
-        if self.trace is not None:
-            self.trace.hit("projects.declaration", "projects.limits")
-        option = self.rules.projects.declaration.option
-        if option == "none":
-            raise IllegalAction("projects.declaration", "this ruleset has no projects")
-        if option != "explicit":
-            raise IllegalAction(
-                "projects.declaration",
-                "this ruleset declares projects for the players; a 'declare' is not expected",
-            )
-        if self.phase not in ("raises", "play") or self.tricks_done:
-            raise IllegalAction("projects.declaration", "projects are declared in trick 1 only")
-        played = {(self.leader + i) % 4 for i in range(len(self.trick))}
-        if action.seat in played:
-            raise IllegalAction(
-                "projects.declaration",
-                f"{SEAT_NAMES[action.seat]} declared after playing its first card",
-            )
-
-    def _check_announce(self, action: Announce) -> None:
-        if self.trace is not None:
-            self.trace.hit("projects.baloot")
-        if action.what != "baloot":
-            raise IllegalAction("projects.baloot", f"{action.what!r} is not an announcement")
-        last = self.history[-1] if self.history else None
-        if self.contract is not None and (not isinstance(last, Play) or last.seat != action.seat):
-            raise IllegalAction(
-                "projects.baloot", "Baloot is announced right after playing its King or Queen"
-            )
-        king, queen = self.check_baloot_holder(action.seat)
-        assert isinstance(last, Play)
-        if last.card not in (king, queen):
-            raise IllegalAction("projects.baloot", f"{last.card} is not the King or Queen of trump")
-        second = self.hands[action.seat] & (1 << king.index | 1 << queen.index) == 0
-        if (self.rules.projects.baloot.announce == "second_card") != second:
-            when = "second" if self.rules.projects.baloot.announce == "second_card" else "first"
-            raise IllegalAction(
-                "projects.baloot", f"Baloot is announced with the {when} of {king} and {queen}"
-            )
-        if action.seat in self._announced:
-            raise IllegalAction("projects.baloot", "Baloot was already announced")
-
     def check_baloot_holder(self, seat: Seat) -> tuple[Card, Card]:
         """That ``seat`` was dealt the King and Queen of trump [projects.baloot], which it
         returns; on its own, for a Baloot logged after the hand without its moment."""
-        contract = self.contract
-        if contract is None or contract.trump is None:
-            raise IllegalAction("projects.baloot", "Baloot exists in Hokum only")
-        king, queen = card_of(Rank.KING, contract.trump), card_of(Rank.QUEEN, contract.trump)
-        pair = 1 << king.index | 1 << queen.index
-        if self.initial[seat] & pair != pair:
-            raise IllegalAction(
-                "projects.baloot", f"{SEAT_NAMES[seat]} does not hold {king} and {queen}"
-            )
-        return king, queen
+        return baloot_pair(self.contract, seat, self.initial[seat] if self.initial else 0)
+
+    def _in_trick_one(self) -> bool:
+        return self.phase in ("raises", "play") and not self.tricks_done
+
+    def _has_played(self, seat: Seat) -> bool:
+        """Whether ``seat`` has played to the trick on the table."""
+        return seat in {(self.leader + i) % 4 for i in range(len(self.trick))}
 
     # play
 
@@ -861,7 +570,7 @@ class Hand:
                 )  # pragma: no cover
             if phase == "raises":  # the first card closes the raises and the lock choice
                 self.phase = "play"
-                self._lock_by = None
+                self.raises.lock_by = None
             # _apply_play, inline: this runs for every card of every hand replayed.
             hands[seat] = hand & ~(1 << index)
             if len(trick) < 3:
@@ -891,7 +600,7 @@ class Hand:
         ):
             return False
         self.phase = "play"
-        self._lock_by = None
+        self.raises.lock_by = None
         self._apply_play(seat, action.card)
         self.history.append(action)
         return True
@@ -918,30 +627,13 @@ class Hand:
         self.tricks[winning_team] += 1
         self.tricks_done += 1
         if self.trace is not None:
-            self._trace_trick(trick)
+            assert self.contract is not None
+            trace_trick(self.trace, self.contract, trick)
         self.trick = ()
         self.leader = winner
         if self.tricks_done == 8:
             self.last_trick_team = winning_team
             self._score()
-
-    def _trace_trick(self, trick: tuple[int, ...]) -> None:
-        """Count what decided a finished trick: its winner by the card orders, the points of
-        its cards, the team they go to, the turn that went round the table."""
-        trace = self.trace
-        assert trace is not None and self.contract is not None
-        trace.hit("play.trick_winner", "deal.seating", "deal.direction")
-        trump = self.contract.trump_index
-        trumps = sum(1 for i in trick if i >> 3 == trump)
-        led = sum(1 for i in trick if i >> 3 == trick[0] >> 3)
-        if trumps >= 2:
-            trace.hit("cards.order.trump")
-        if led >= 2 and trick[0] >> 3 != trump:
-            trace.hit("cards.order.plain")
-        if trumps:
-            trace.hit("cards.points.trump")
-        if trumps < 4:
-            trace.hit("cards.points.plain")
 
     # end of the hand
 
@@ -954,9 +646,11 @@ class Hand:
         assert contract is not None
         first_seat = next_seat(self.dealer)
         project_team, counted = projects_.counted_projects(
-            self.rules, contract, self._declared, first_seat
+            self.rules, contract, self.declarations.projects, first_seat
         )
-        holder = projects_.baloot_holder(self.rules, contract, self.initial, self._declared)
+        holder = projects_.baloot_holder(
+            self.rules, contract, self.initial, self.declarations.projects
+        )
         aces = sum(1 << (suit * 8 + 7) for suit in range(4))
         facts = HandFacts(
             contract=contract,
@@ -974,42 +668,10 @@ class Hand:
         self._score_result = score_hand(self.rules, facts)
         self.phase = "over"
         if self.trace is not None:
-            self._trace_score()
-
-    def _trace_score(self) -> None:
-        """Count what decided the score: the rules the scorer applied, the projects and
-        their comparison, the Baloot and what may have blocked it, the card totals."""
-        trace = self.trace
-        score = self._score_result
-        assert trace is not None and score is not None and self.contract is not None
-        conversion = self.rules.scoring.sun_conversion
-        if self.contract.kind == "hokum":
-            conversion = self.rules.scoring.hokum_conversion
-        # The conversion gives each side's card score even when the outcome sets the points.
-        trace.hit("cards.last_trick", "cards.totals", conversion.id, *score.decided_by)
-        declared = self._declared
-        trace.hit(*(f"projects.{p.name}" for p in declared))
-        if any(p.name in ("sira", "fifty", "hundred.sequence") for p in declared):
-            trace.hit("cards.order.sequence")
-        if declared:
-            trace.hit("projects.comparison")
-        if len(declared) > 1:
-            trace.hit("projects.ranking")
-        if len({team(p.seat) for p in declared}) == 2:
-            top = max(p.strength for p in declared)
-            if len({team(p.seat) for p in declared if p.strength == top}) == 2:
-                trace.hit("projects.tie")
-        sun = self.contract.kind == "sun"
-        if sun and score.kaboot_team is not None and score.kaboot_team != self.contract.buyer_team:
-            trace.hit("scoring.reverse_kaboot")  # a sweep of the Sun buyer: reverse or not
-        trump = self.contract.trump
-        if trump is not None:
-            pair = 1 << card_of(Rank.KING, trump).index | 1 << card_of(Rank.QUEEN, trump).index
-            seat = next((s for s in range(4) if self.initial[s] & pair == pair), None)
-            if seat is not None:
-                trace.hit("projects.baloot")
-                if any(p.seat == seat and p.name in HUNDREDS for p in declared):
-                    trace.hit("projects.baloot.inside_hundred")
+            trace_score(
+                self.trace, self.rules, contract, self._score_result,
+                self.declarations.projects, self.initial,
+            )  # fmt: skip
 
     def result(self) -> HandResult:
         """How the hand ended. Raises ValueError before it is over."""

@@ -2,7 +2,7 @@
 
 Every format is a :class:`Reporter` fed the run's verdicts as they are decided (``start``,
 ``hand`` per hand in output order, ``finish``), so a run of any size streams. Reporters only
-render :mod:`baloot_conformance.verdict` objects; the checker decides everything.
+render :mod:`baloot_conformance.check.run` objects; the checker decides everything.
 """
 
 from __future__ import annotations

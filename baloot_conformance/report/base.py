@@ -5,7 +5,7 @@ hands of one file arrive one after another), ``file_error`` for a file that coul
 or checked to its end, ``finish`` once. A report is never green when a file was not checked:
 every format counts file errors as errors. Reporters hold at most one
 file's worth of state, so memory stays flat in the number of hands. The helpers here turn a
-:class:`~baloot_conformance.verdict.Divergence` into the lines the text and JUnit reports
+:class:`~baloot_conformance.check.verdicts.Divergence` into the lines the text and JUnit reports
 both print; they render and never judge.
 """
 
@@ -16,8 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from baloot_conformance.errors import caret_excerpt
-from baloot_conformance.verdict import (
+from baloot_conformance.check.verdicts import (
     Divergence,
     DivergenceKind,
     FileError,
@@ -25,6 +24,7 @@ from baloot_conformance.verdict import (
     RunHeader,
     RunSummary,
 )
+from baloot_conformance.errors import caret_excerpt
 
 Style = Callable[[str, str], str]
 """``style(role, text)``: how a report decorates a part of a line (roles below)."""

@@ -1,4 +1,4 @@
-"""A :class:`~baloot_conformance.table.Table` drawn for the terminal.
+"""A :class:`~baloot_conformance.check.table.Table` drawn for the terminal.
 
 N at the top, S at the bottom, W on the left, E on the right (the notation's seats; play
 goes N, W, S, E, counter-clockwise), each seat's cards by suit, the trick on the table in
@@ -10,7 +10,7 @@ as letters (S H D C) instead of ``♠ ♥ ♦ ♣``.
 
 from __future__ import annotations
 
-from baloot_conformance.table import Table
+from baloot_conformance.check.table import Table
 
 SUITS = ("S", "H", "D", "C")
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

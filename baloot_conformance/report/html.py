@@ -18,13 +18,13 @@ from typing import Any, TextIO
 
 import jinja2
 
+from baloot_conformance.check.table import Table
+from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
 from baloot_conformance.errors import BalootError
 from baloot_conformance.report.base import FileTally
 from baloot_conformance.report.diagram import RANK_ORDER, SYMBOLS
 from baloot_conformance.rules.loading import load_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
-from baloot_conformance.table import Table
-from baloot_conformance.verdict import FileError, HandVerdict, RunHeader, RunSummary
 
 SEAT_INDEX = {"N": 0, "W": 1, "S": 2, "E": 3}
 

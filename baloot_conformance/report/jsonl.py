@@ -11,8 +11,14 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
+from baloot_conformance.check.verdicts import (
+    Divergence,
+    FileError,
+    HandVerdict,
+    RunHeader,
+    RunSummary,
+)
 from baloot_conformance.errors import Location
-from baloot_conformance.verdict import Divergence, FileError, HandVerdict, RunHeader, RunSummary
 
 FORMAT = "baloot-conformance-report/1"
 """The value of the header's ``format`` field; the number follows the schema's ``$id``."""

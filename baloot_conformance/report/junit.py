@@ -17,6 +17,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 from typing import TextIO
 
+from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
 from baloot_conformance.report.base import (
     FileTally,
     details,
@@ -25,7 +26,6 @@ from baloot_conformance.report.base import (
     printable,
     stopped_note,
 )
-from baloot_conformance.verdict import FileError, HandVerdict, RunHeader, RunSummary
 
 SPOOL_BYTES = 1 << 20
 

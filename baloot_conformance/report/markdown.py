@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import TextIO
 
+from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
 from baloot_conformance.report.base import FileTally, plural, printable, ruleset_label
-from baloot_conformance.verdict import FileError, HandVerdict, RunHeader, RunSummary
 
 MAX_SHOWN = 20
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
 from baloot_conformance.report.base import (
     FileTally,
     details,
@@ -24,7 +25,6 @@ from baloot_conformance.report.base import (
     unchecked_note,
 )
 from baloot_conformance.report.diagram import render
-from baloot_conformance.verdict import FileError, HandVerdict, RunHeader, RunSummary
 
 _SGR = {
     "pass": "32;1",  # bold green

@@ -9,16 +9,12 @@ same everywhere.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from baloot_conformance import btn
 from baloot_conformance.cards import CARDS, Card
 from baloot_conformance.engine.actions import Play
 from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import SEAT_NAMES, cards_of
-from baloot_conformance.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +49,7 @@ class Table:
 def table_of(engine: Hand, number: int, played: Card | None = None) -> Table:
     """The picture of ``engine`` (hand ``number``) as it stands; ``played``: the card the
     picture is about, when it is not yet on the table (an illegal card)."""
-    from baloot_conformance.verdict import contract_words  # verdict imports this module
+    from baloot_conformance.check.words import contract_words
 
     playing = engine.phase in ("raises", "play", "over")
     contract = contract_words(engine.contract) if engine.contract else "auction"
@@ -82,34 +78,3 @@ def table_of(engine: Hand, number: int, played: Card | None = None) -> Table:
         points=(engine.points[0], engine.points[1]),
         totals=engine.totals,
     )
-
-
-class NoSuchMoment(ValueError):
-    """The hand or trick asked for is not in the transcript."""
-
-
-def table_at(hands: Sequence[btn.Hand], rules: Ruleset, number: int, trick: int) -> Table:
-    """The table of hand ``number`` at trick ``trick``: its first three cards on the table
-    and its last one shown as the card played, with what the ruleset allowed there.
-
-    Raises:
-        NoSuchMoment: no such hand, or the hand has fewer tricks.
-    """
-    from baloot_conformance.verdict import replay_hands
-
-    index = next((i for i, hand in enumerate(hands) if hand.number == number), None)
-    if index is None:
-        numbers = ", ".join(str(hand.number) for hand in hands) or "none"
-        raise NoSuchMoment(f"there is no hand {number} (the hands are {numbers})")
-    hand = hands[index]
-    plays = [i for i, item in enumerate(hand.items) if isinstance(item, btn.Play)]
-    if trick < 1:
-        raise NoSuchMoment(f"tricks are numbered from 1, not {trick}")
-    if len(plays) < 4 * trick:
-        raise NoSuchMoment(f"hand {number} has {len(plays) // 4} complete tricks, not {trick}")
-    last = plays[4 * trick - 1]
-    cut = dataclasses.replace(hand, items=hand.items[:last])
-    *_, (_, checker) = replay_hands([*hands[:index], cut], "", rules)
-    item = hand.items[last]
-    assert isinstance(item, btn.Play) and checker.engine is not None
-    return table_of(checker.engine, number, item.card)

@@ -1,16 +1,16 @@
 """The fast lane of replay: a hand that passes, judged straight from its statements.
 
-A transcript's reader hands each hand over as its statements (:meth:`TranscriptReader.chunks
-<baloot_conformance.btn.TranscriptReader.chunks>`). The reference path builds the
-hand's items, then replays them (:func:`~baloot_conformance.verdict.check_hand`). Most hands
-of a day's logs pass, and for those most of that work is positions and objects nobody reads:
-32 play items, their position strings, a dispatch per item. The fast lane replays the same
-hand with the same parts and skips only that work:
+A transcript's reader hands each hand over as its statements
+(:meth:`~baloot_conformance.btn.reader.TranscriptReader.chunks`). The reference path builds
+the hand's items, then replays them (:func:`~baloot_conformance.check.hand_check.check_hand`).
+Most hands of a day's logs pass, and for those most of that work is positions and objects
+nobody reads: 32 play items, their position strings, a dispatch per item. The fast lane
+replays the same hand with the same parts and skips only that work:
 
-- the structural checks are the reference's own (:class:`~baloot_conformance.btn.
+- the structural checks are the reference's own (:class:`~baloot_conformance.btn.builder.
   HandBuilder`), without building the items of the cards;
 - every event and claim but the cards goes through the reference's
-  :class:`~baloot_conformance.verdict.HandChecker`, item by item;
+  :class:`~baloot_conformance.check.events.HandChecker`, item by item;
 - a card goes straight to the engine (:meth:`Hand.push_play
   <baloot_conformance.engine.hand.Hand.push_play>`), as the checker's own hot path does, and
   a trick line's winner claim is compared with the trick the engine recorded.
@@ -21,7 +21,8 @@ reference path from the start, with the game as it was before the hand, so the r
 decides everything the lane does not pass. The lane therefore never yields anything but a
 pass, and the report is the same either way (``tests/test_fast_lane.py`` compares the two on
 the fixture corpus, generated games and damaged ones); ``check --reference-replay`` turns it
-off.
+off. :func:`~baloot_conformance.check.run.check_hands` chooses the lane; the lane knows nothing
+of the run.
 """
 
 from __future__ import annotations
@@ -30,19 +31,15 @@ from collections.abc import Iterator
 
 from baloot_conformance import btn
 from baloot_conformance.cards import Card
+from baloot_conformance.check.claims import judge_claim
+from baloot_conformance.check.events import PLAYS_OF, SEAT_OF, HandChecker, ReplayStop
+from baloot_conformance.check.hand_check import check_hand, verdict_at
+from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import HandResult
 from baloot_conformance.engine.model import SEAT_NAMES, IllegalAction, Seat, card_set
 from baloot_conformance.errors import FormulaError, TranscriptSyntaxError
 from baloot_conformance.rules.ruleset import Ruleset
-from baloot_conformance.verdict import (
-    PLAYS_OF,
-    SEAT_OF,
-    HandChecker,
-    HandVerdict,
-    ReplayStop,
-    check_hand,
-)
 
 
 class _GiveUp(Exception):
@@ -52,7 +49,7 @@ class _GiveUp(Exception):
 def check_chunks(
     reader: btn.TranscriptReader, path: str, ruleset: Ruleset, pictures: bool = False
 ) -> Iterator[HandVerdict]:
-    """:func:`~baloot_conformance.verdict.check_hands` over a reader: the same verdicts, each
+    """:func:`~baloot_conformance.check.run.check_hands` over a reader: the same verdicts, each
     hand through the fast lane when it passes there, else through the reference path
     (``pictures``: its root divergence carries the table)."""
     name = f"{ruleset.id}@{ruleset.version}"
@@ -85,7 +82,7 @@ def check_chunks(
 
 
 def _starts_game(chunk: btn.HandChunk) -> bool:
-    """:func:`~baloot_conformance.verdict.starts_game` on statements: the first event is a
+    """:func:`~baloot_conformance.check.run.starts_game` on statements: the first event is a
     ``start`` line."""
     for stmt in chunk.body:
         kind = stmt[0]
@@ -118,7 +115,7 @@ def _judge(
         return None
     if checker.claimed_total is not None:
         game.go_on_from(checker.claimed_total)
-    return checker.verdict_at(f"h{v[0]}", line, column, None), checker.result
+    return verdict_at(checker, f"h{v[0]}", line, column, None), checker.result
 
 
 def _scan(body: list[btn.Stmt], checker: HandChecker) -> None:
@@ -297,7 +294,7 @@ def _as_item(stmt: btn.Stmt, builder: btn.HandBuilder, checker: HandChecker) -> 
     builder.add(stmt)
     item = builder.items[-1]
     if isinstance(item, btn.Claim):
-        checker.claim(item)
+        judge_claim(checker, item)
     elif isinstance(item, btn.Event):
         checker.event(item)
 

@@ -1,0 +1,200 @@
+"""Checking transcripts: hands that follow each other as games, and each hand's verdict.
+
+:func:`check_transcript` reads a file and checks it under the ruleset its tag names (or the
+one given); :func:`check_hands` checks hands that follow each other as one game or several
+(running totals, the dealer's turn and the game's end carry over). Hands read from a reader
+take the fast lane (:mod:`~baloot_conformance.check.fast_lane`), which passes the hands that
+conform and hands every other to the reference path
+(:mod:`~baloot_conformance.check.hand_check`): the same verdicts either way, chosen here.
+:func:`replay_hands` gives each hand's checker too, and :func:`replay_to` the interpreter's
+hand at any position, to ask what is legal there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from baloot_conformance import btn
+from baloot_conformance.check.events import HandChecker
+from baloot_conformance.check.fast_lane import check_chunks
+from baloot_conformance.check.hand_check import check_hand
+from baloot_conformance.check.table import Table, table_of
+from baloot_conformance.check.verdicts import (
+    HandVerdict,
+)
+from baloot_conformance.engine.game import Game
+from baloot_conformance.engine.hand import Hand
+from baloot_conformance.engine.model import (
+    Seat,
+)
+from baloot_conformance.engine.trace import Trace
+from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.ruleset import Ruleset
+
+
+@functools.lru_cache(maxsize=32)
+def _shipped_ruleset(reference: str) -> Ruleset:
+    """A ruleset named by a file's tag, loaded once per process (a run checks many files
+    under the same few rulesets)."""
+    return load_ruleset(reference)
+
+
+def check_transcript(
+    source: btn.Source,
+    path: str,
+    ruleset: Ruleset | None = None,
+    required: frozenset[str] = frozenset(),
+    pictures: bool = False,
+    fast: bool = True,
+) -> Iterator[HandVerdict]:
+    """Replay every hand of a transcript, streaming one verdict per hand; ``pictures``: each
+    root divergence carries the table at that point; ``fast``: see :func:`check_hands`.
+
+    ``ruleset`` overrides the file's ``[Ruleset]`` tag. Hands follow each other as one game
+    (see :func:`check_hands`).
+
+    Raises:
+        TranscriptSyntaxError: the file is not valid BTN (the hands before it are yielded).
+        SpecError, UnreadableInputError: the file names a ruleset that cannot be loaded.
+    """
+    with btn.TranscriptReader(source, path) as reader:
+        if ruleset is None:
+            ruleset = ruleset_of(reader)
+        yield from check_hands(reader, path, ruleset, required, pictures=pictures, fast=fast)
+
+
+def ruleset_of(reader: btn.TranscriptReader) -> Ruleset:
+    """The ruleset a transcript names in its ``[Ruleset]`` tag."""
+    return _shipped_ruleset(ruleset_tag(reader))
+
+
+def ruleset_tag(reader: btn.TranscriptReader) -> str:
+    tags = {t.name: t.value for t in reader.header if isinstance(t, btn.Tag)}
+    return tags.get("Ruleset", "")
+
+
+def starts_game(hand: btn.Hand) -> bool:
+    """Whether a hand begins a game of its own (it states its totals with a ``start`` line):
+    such a hand owes nothing to the hands before it, so a file can be cut there."""
+    first = next((i for i in hand.items if isinstance(i, btn.Event)), None)
+    return isinstance(first, btn.Start)
+
+
+def check_hands(
+    hands: Iterable[btn.Hand],
+    path: str,
+    ruleset: Ruleset,
+    required: frozenset[str] = frozenset(),
+    trace: Trace | None = None,
+    pictures: bool = False,
+    fast: bool = True,
+) -> Iterator[HandVerdict]:
+    """Replay hands that follow each other as games: running totals, dealer rotation and the
+    game's winner carry over; a new game starts after one ends and at every hand that
+    :func:`starts_game`. Divergences quote their lines when ``hands`` is a
+    :class:`~baloot_conformance.btn.TranscriptReader`. ``trace`` counts the rules that
+    decided something (rule coverage).
+
+    Hands read from a reader take the fast lane
+    (:func:`~baloot_conformance.check.fast_lane.check_chunks`) unless ``fast`` is false or
+    claims are ``required`` or rules traced; every other run takes the reference path alone.
+    The verdicts are the same either way.
+    """
+    if fast and isinstance(hands, btn.TranscriptReader) and not required and trace is None:
+        yield from check_chunks(hands, path, ruleset, pictures)
+        return
+    for verdict, _ in replay_hands(hands, path, ruleset, required, trace, pictures):
+        yield verdict
+
+
+def replay_hands(
+    hands: Iterable[btn.Hand],
+    path: str,
+    ruleset: Ruleset,
+    required: frozenset[str] | Callable[[btn.Hand], frozenset[str]] = frozenset(),
+    trace: Trace | None = None,
+    pictures: bool = False,
+) -> Iterator[tuple[HandVerdict, HandChecker]]:
+    """:func:`check_hands` with each hand's checker, which holds the replayed hand as the
+    transcript left it (for the adapter protocol's answers). ``required`` may depend on the
+    hand."""
+    name = f"{ruleset.id}@{ruleset.version}"
+    game: Game | None = None
+    expected_dealer: Seat | None = None
+    lines = hands.source_line if isinstance(hands, btn.TranscriptReader) else (lambda n: None)
+    for hand in hands:
+        if game is None or game.is_over() or starts_game(hand):
+            game = Game(ruleset, dealer=0, trace=trace)
+            expected_dealer = None
+        needed = required(hand) if callable(required) else required
+        verdict, checker = check_hand(
+            ruleset, hand, path, name, game, expected_dealer, needed, lines, pictures
+        )
+        yield verdict, checker
+        expected_dealer = checker.result.next_dealer if checker.result else None
+
+
+class NoSuchMoment(ValueError):
+    """The hand, trick or position asked for is not in the transcript, or its replay stopped
+    before it."""
+
+
+def replay_to(hands: Sequence[btn.Hand], rules: Ruleset, position: str) -> Hand:
+    """The reference interpreter's hand just before the event or claim at ``position``
+    (``h2.t5.p3``, ``h1.bid4``), the hands before it replayed as one game: ask it what may
+    come there (:meth:`~baloot_conformance.engine.hand.Hand.legal_actions`,
+    :meth:`~baloot_conformance.engine.hand.Hand.legal_cards`).
+
+    Raises:
+        NoSuchMoment: no item has that position, or the hand's replay stopped before it.
+    """
+    found = [
+        (index, at)
+        for index, hand in enumerate(hands)
+        for at, item in enumerate(hand.items)
+        if not isinstance(item, btn.Comment) and item.position == position
+    ]
+    if not found:
+        raise NoSuchMoment(f"no event or claim is at {position}")
+    index, at = found[0]
+    verdict, checker = _replayed_before(hands, index, at, rules)
+    if verdict.error is not None or checker.engine is None:
+        why = verdict.error or "the deal is not complete there"
+        raise NoSuchMoment(f"the replay of {verdict.position} stops before {position}: {why}")
+    return checker.engine
+
+
+def table_at(hands: Sequence[btn.Hand], rules: Ruleset, number: int, trick: int) -> Table:
+    """The table of hand ``number`` at trick ``trick``: its first three cards on the table
+    and its last one shown as the card played, with what the ruleset allowed there.
+
+    Raises:
+        NoSuchMoment: no such hand, or the hand has fewer tricks.
+    """
+    index = next((i for i, hand in enumerate(hands) if hand.number == number), None)
+    if index is None:
+        numbers = ", ".join(str(hand.number) for hand in hands) or "none"
+        raise NoSuchMoment(f"there is no hand {number} (the hands are {numbers})")
+    hand = hands[index]
+    plays = [i for i, item in enumerate(hand.items) if isinstance(item, btn.Play)]
+    if trick < 1:
+        raise NoSuchMoment(f"tricks are numbered from 1, not {trick}")
+    if len(plays) < 4 * trick:
+        raise NoSuchMoment(f"hand {number} has {len(plays) // 4} complete tricks, not {trick}")
+    last = plays[4 * trick - 1]
+    _, checker = _replayed_before(hands, index, last, rules)
+    item = hand.items[last]
+    assert isinstance(item, btn.Play) and checker.engine is not None
+    return table_of(checker.engine, number, item.card)
+
+
+def _replayed_before(
+    hands: Sequence[btn.Hand], index: int, at: int, rules: Ruleset
+) -> tuple[HandVerdict, HandChecker]:
+    """The hands before ``hands[index]`` replayed as a game, then that hand up to its item
+    ``at`` (left out): the cut hand's verdict and checker."""
+    cut = dataclasses.replace(hands[index], items=hands[index].items[:at])
+    *_, last = replay_hands([*hands[:index], cut], "", rules)
+    return last
