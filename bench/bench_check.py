@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 import baloot_conformance
-from baloot_conformance.generate import generate_games
+from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.rules.loading import load_ruleset
 
 

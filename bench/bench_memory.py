@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from baloot_conformance.generate import generate_games
+from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.rules.loading import load_ruleset
 
 CLI = [sys.executable, "-m", "baloot_conformance"]

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 
-ADAPTER = f"{sys.executable} -m baloot_conformance.adapter.reference"
+ADAPTER = f"{sys.executable} -m baloot_conformance.suite.reference_adapter"
 
 
 def run_suite(argv: list[str], jobs: int) -> tuple[float, int, int]:

@@ -42,7 +42,7 @@ from bench_check import compile_package, write_games
 from bench_legal import positions
 from bench_memory import build, peak_kb
 
-from baloot_conformance.generate import generate_games
+from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.rules.loading import load_ruleset
 
 BASELINE = Path(__file__).resolve().parent / "baseline.json"

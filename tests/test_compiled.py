@@ -102,7 +102,7 @@ def each_build_runs_what_it_says(build: Path, cwd: Path) -> None:
 
 
 def the_corpus_gets_the_same_verdicts(build: Path, cwd: Path) -> None:
-    from baloot_conformance.fixtures import load_corpus
+    from baloot_conformance.corpus.fixtures import load_corpus
 
     code, out, err = both(build, [__file__, "corpus", str(ROOT / "fixtures")], cwd)
     assert code == 0, err
@@ -112,7 +112,7 @@ def the_corpus_gets_the_same_verdicts(build: Path, cwd: Path) -> None:
 
 
 def generated_games_get_the_same_report(build: Path, cwd: Path, ruleset: str) -> None:
-    from baloot_conformance.generate import generate_games
+    from baloot_conformance.corpus.generate import generate_games
     from baloot_conformance.rules.loading import load_ruleset
 
     games = cwd / f"{ruleset}.btn"
@@ -165,8 +165,8 @@ def _print_corpus(folder: Path) -> None:
     reference path the others)."""
     from baloot_conformance import btn
     from baloot_conformance.check.run import check_hands
+    from baloot_conformance.corpus.fixtures import load_corpus
     from baloot_conformance.errors import TranscriptSyntaxError
-    from baloot_conformance.fixtures import load_corpus
     from baloot_conformance.rules.loading import load_ruleset
 
     for fixture in load_corpus(folder):

@@ -11,13 +11,9 @@ from pathlib import Path
 import pytest
 
 from baloot_conformance.cli import main
-from baloot_conformance.diff import (
-    diff_rulesets,
-    rule_variants,
-    variant_ruleset,
-    verdicts,
-    witness_between,
-)
+from baloot_conformance.compare.diff import diff_rulesets
+from baloot_conformance.compare.variants import rule_variants, variant_ruleset
+from baloot_conformance.compare.witness import verdicts, witness_between
 from baloot_conformance.errors import SpecError
 from baloot_conformance.rules.loading import derive_ruleset, isolate, load_ruleset, shipped_rulesets
 from baloot_conformance.rules.validation import fixed_rules
@@ -159,7 +155,7 @@ def test_the_variants_cover_every_option_of_every_live_rule() -> None:
 def test_every_parameter_value_changes_a_verdict(variant: object) -> None:
     """No rule is decoration: for each other value of each parameter there is a hand that
     passes under one value and fails under the other."""
-    from baloot_conformance.diff import Variant
+    from baloot_conformance.compare.variants import Variant
 
     assert isinstance(variant, Variant)
     reference = isolate(SAUDI, variant.reference) if variant.reference else SAUDI

@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from baloot_conformance.disagreements import (
+from baloot_conformance.compare.disagreements import (
     committed_witnesses,
     disagreements_markdown,
     from_page,

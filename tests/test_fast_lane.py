@@ -23,9 +23,9 @@ from baloot_conformance.check import fast_lane
 from baloot_conformance.check.run import check_hands
 from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.cli import main
+from baloot_conformance.corpus.fixtures import load_corpus
+from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.errors import TranscriptSyntaxError
-from baloot_conformance.fixtures import load_corpus
-from baloot_conformance.generate import generate_games
 from baloot_conformance.rules.loading import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent

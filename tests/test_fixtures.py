@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 
 from baloot_conformance.cli import main
-from baloot_conformance.diff import diff_rulesets
-from baloot_conformance.fixtures import (
+from baloot_conformance.compare.diff import diff_rulesets
+from baloot_conformance.corpus.fixtures import (
     AREAS,
     Fixture,
     in_range,
-    lint,
     load_corpus,
     load_fixture,
     run_fixture,
 )
+from baloot_conformance.corpus.lint import lint
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 
 ROOT = Path(__file__).resolve().parent.parent

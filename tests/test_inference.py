@@ -11,10 +11,10 @@ import pytest
 
 from baloot_conformance import btn
 from baloot_conformance.cli import main
-from baloot_conformance.diff import diff_rulesets
+from baloot_conformance.compare.diff import diff_rulesets
+from baloot_conformance.compare.inference import infer
+from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.engine.playout import Policy
-from baloot_conformance.generate import generate_games
-from baloot_conformance.inference import infer
 from baloot_conformance.rules.loading import isolate, load_ruleset, shipped_rulesets
 
 ALL = [load_ruleset(name) for name in shipped_rulesets()]

@@ -11,7 +11,7 @@ import pytest
 import zstandard
 
 from baloot_conformance.cli import main
-from baloot_conformance.generate import generate_games
+from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.rules.loading import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent

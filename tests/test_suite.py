@@ -20,17 +20,17 @@ from typing import Any
 import jsonschema
 import pytest
 
-from baloot_conformance.adapter.process import Engine
-from baloot_conformance.adapter.protocol import answer_problem, problem
-from baloot_conformance.adapter.reference import ReferenceAdapter
 from baloot_conformance.cli import main
-from baloot_conformance.fixtures import load_corpus
+from baloot_conformance.corpus.fixtures import load_corpus
 from baloot_conformance.resources import spec_path
-from baloot_conformance.suite import Case, run_case
+from baloot_conformance.suite.engine_process import Engine
+from baloot_conformance.suite.protocol import answer_problem, problem
+from baloot_conformance.suite.reference_adapter import ReferenceAdapter
+from baloot_conformance.suite.runner import Case, run_case
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
-REFERENCE = f"{PYTHON} -m baloot_conformance.adapter.reference"
+REFERENCE = f"{PYTHON} -m baloot_conformance.suite.reference_adapter"
 DEVIANT = f"{REFERENCE} --rules {ROOT / 'examples/adapters/deviant.yaml'} --as saudi"
 MISBEHAVE = f"{PYTHON} {ROOT / 'tests/adapters/misbehave.py'}"
 

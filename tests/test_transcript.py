@@ -361,7 +361,7 @@ def test_repeated_lines_give_their_statements_again(
 ) -> None:
     """The fast path remembers lines it has read (a bounded memo); with a memo that is
     emptied every two lines or one that keeps them all, statements equal the grammar's."""
-    from baloot_conformance.generate import generate_games
+    from baloot_conformance.corpus.generate import generate_games
     from baloot_conformance.rules.loading import load_ruleset
 
     text = "".join(generate_games(load_ruleset("saudi"), 11, games=2))
@@ -407,7 +407,7 @@ def test_fast_path_needs_no_lark_for_valid_lines(data: st.DataObject) -> None:
 def test_game_runs_cut_before_hands_that_start_a_game() -> None:
     from baloot_conformance.btn import TranscriptReader
     from baloot_conformance.btn.runs import game_runs
-    from baloot_conformance.generate import generate_games
+    from baloot_conformance.corpus.generate import generate_games
     from baloot_conformance.rules.loading import load_ruleset
 
     text = "".join(generate_games(load_ruleset("saudi"), 3, games=12))
@@ -460,7 +460,7 @@ def test_a_trick_line_read_by_splitting_is_read_as_its_pattern_reads_it(
 
 def test_runs_do_not_depend_on_how_the_stream_is_read() -> None:
     from baloot_conformance.btn.runs import iter_game_runs, repeats_hand_numbers
-    from baloot_conformance.generate import generate_games
+    from baloot_conformance.corpus.generate import generate_games
     from baloot_conformance.rules.loading import load_ruleset
 
     class Trickle(io.BytesIO):

@@ -20,6 +20,7 @@ import pytest
 from baloot_conformance.cards import Suit, parse_card
 from baloot_conformance.check.run import check_transcript
 from baloot_conformance.check.verdicts import HandVerdict
+from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.engine.model import (
     Contract,
     ContractKind,
@@ -29,7 +30,6 @@ from baloot_conformance.engine.model import (
     seat_from_name,
 )
 from baloot_conformance.engine.play import PlayRules
-from baloot_conformance.generate import generate_games
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 from baloot_conformance.rules.ruleset import Ruleset
 
@@ -347,8 +347,8 @@ def test_a_kawesh_void_hand_claims_no_contract() -> None:
 
     from baloot_conformance.btn import TranscriptReader
     from baloot_conformance.check.run import check_hands
+    from baloot_conformance.corpus.generate import generate_games
     from baloot_conformance.engine.playout import Policy
-    from baloot_conformance.generate import generate_games
 
     ja = load_ruleset("wikipedia-ja")
     texts = (

@@ -18,8 +18,8 @@ import json
 import sys
 from pathlib import Path
 
-from baloot_conformance.diff import verdicts
-from baloot_conformance.disagreements import committed_witnesses
+from baloot_conformance.compare.disagreements import committed_witnesses
+from baloot_conformance.compare.witness import verdicts
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 from baloot_conformance.rules.ruleset import Ruleset
 

@@ -36,9 +36,9 @@ from oracle import Declared, HandRecord, Unmodelled, Worked, work
 from baloot_conformance import btn
 from baloot_conformance.check.run import check_hands
 from baloot_conformance.check.verdicts import HandVerdict
+from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.engine.playout import Policy
 from baloot_conformance.engine.trace import Trace
-from baloot_conformance.generate import generate_games
 from baloot_conformance.rules.loading import isolate, load_ruleset
 from baloot_conformance.rules.ruleset import Ruleset, rule_documents
 

@@ -1,7 +1,7 @@
 """The notation's words for what the engine computed, and the claims of a played hand.
 
 The checker compares a claim with these words (``N hokum S x2 closed``, ``made``,
-``hundred``); the generator (:mod:`baloot_conformance.generate`) and the reference adapter
+``hundred``); the generator (:mod:`baloot_conformance.corpus.generate`) and the reference adapter
 write the same words as claims (:func:`contract_claim`, :func:`result_claims`), so that a
 claim written by the kit is judged right by the kit by construction.
 """

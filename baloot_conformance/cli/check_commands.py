@@ -1,6 +1,6 @@
 """``check`` (the CI gate) and ``generate`` (random legal games): thin layers over
 :mod:`baloot_conformance.check.run`, :mod:`baloot_conformance.report` and
-:mod:`baloot_conformance.generate`."""
+:mod:`baloot_conformance.corpus.generate`."""
 
 from __future__ import annotations
 
@@ -583,8 +583,7 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print("error: --games and --hands must be at least 1", file=err)
         return _EXIT_USAGE
     ruleset = load_ruleset(args.ruleset)
-    from baloot_conformance.engine.playout import Policy  # only generate needs them
-    from baloot_conformance.generate import generate_games
+    from baloot_conformance.corpus.generate import Policy, generate_games  # only here
 
     policy = Policy(contracts=args.contracts or {}, raise_chance=args.raise_chance)
     chunks = generate_games(ruleset, args.seed, args.games, args.hands, args.legal, policy)

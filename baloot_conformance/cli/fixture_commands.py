@@ -11,8 +11,8 @@ from baloot_conformance.cli.output import OutputError, replaced
 from baloot_conformance.errors import UnreadableInputError
 
 if TYPE_CHECKING:  # start-up: the corpus's modules (and jsonschema) load when a command runs
-    from baloot_conformance.coverage import Traced
-    from baloot_conformance.fixtures import Fixture
+    from baloot_conformance.corpus.coverage import Traced
+    from baloot_conformance.corpus.fixtures import Fixture
     from baloot_conformance.rules.ruleset import Ruleset
 
 _EXIT_OK, _EXIT_INVALID, _EXIT_USAGE = 0, 1, 2
@@ -94,7 +94,7 @@ def _paths(names: list[str], anywhere: bool = False) -> list[Path]:
     """The files named, and those found in folders named: fixtures (``<area>/<id>.btn``, or
     the ``.btn`` files of one area's folder), or with ``anywhere`` every ``.btn`` file below.
     No names: the shipped corpus."""
-    from baloot_conformance.fixtures import corpus_root, fixture_paths
+    from baloot_conformance.corpus.fixtures import corpus_root, fixture_paths
 
     if not names:
         return fixture_paths(corpus_root())
@@ -119,7 +119,8 @@ def _paths(names: list[str], anywhere: bool = False) -> list[Path]:
 
 def run_lint(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Print each problem as file:line:col; 1 if there is any."""
-    from baloot_conformance.fixtures import FixtureRun, lint
+    from baloot_conformance.corpus.fixtures import FixtureRun
+    from baloot_conformance.corpus.lint import lint
 
     paths = _paths(args.paths)
     problems = runs = failing = 0
@@ -144,7 +145,8 @@ def run_lint(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
 
 def run_export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Write the files and the manifest; a fixture that cannot be read stops the export."""
-    from baloot_conformance.fixtures import MANIFEST, load_fixture, manifest_entry
+    from baloot_conformance.corpus.export import MANIFEST, manifest_entry
+    from baloot_conformance.corpus.fixtures import load_fixture
 
     fixtures = [load_fixture(path) for path in _paths(args.paths)]
     target = Path(args.to)
@@ -174,7 +176,7 @@ def _exported_text(fixture: Fixture, form: str) -> str:
 
 def _prepare(target: Path) -> None:
     """Make ``target`` ready: new or empty, or an earlier export whose files are removed."""
-    from baloot_conformance.fixtures import MANIFEST, exported_files
+    from baloot_conformance.corpus.export import MANIFEST, exported_files
 
     if target.exists() and not target.is_dir():
         raise OutputError(f"{target}: not a folder", hint="name a new folder for the export")
@@ -204,8 +206,8 @@ def _prepare(target: Path) -> None:
 
 def run_coverage(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Print the table; 1 when a rule of the ruleset is not covered."""
-    from baloot_conformance.coverage import measure, render_text, trace_fixture
-    from baloot_conformance.fixtures import load_corpus
+    from baloot_conformance.corpus.coverage import measure, render_text, trace_fixture
+    from baloot_conformance.corpus.fixtures import load_corpus
     from baloot_conformance.rules.loading import load_ruleset
 
     ruleset = load_ruleset(args.ruleset)
@@ -228,9 +230,9 @@ def run_coverage(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
 def _trace_any(path: Path, ruleset: Ruleset) -> Traced:
     """A fixture is traced under its id; a transcript without metadata under its path (a
     fixture whose metadata is broken is an error, as in ``fixtures lint``)."""
-    from baloot_conformance.coverage import trace_fixture
-    from baloot_conformance.coverage import trace_transcript as trace_plain
-    from baloot_conformance.fixtures import NoMetadataError, load_fixture
+    from baloot_conformance.corpus.coverage import trace_fixture
+    from baloot_conformance.corpus.coverage import trace_transcript as trace_plain
+    from baloot_conformance.corpus.fixtures import NoMetadataError, load_fixture
 
     try:
         fixture = load_fixture(path)

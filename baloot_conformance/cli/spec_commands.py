@@ -218,7 +218,8 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from baloot_conformance.diff import diff_rulesets, find_witness
+    from baloot_conformance.compare.diff import diff_rulesets
+    from baloot_conformance.compare.witness import find_witness
     from baloot_conformance.report.spec_report import render_diff
 
     if args.tries < 1:
@@ -240,7 +241,7 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _disagreements(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from baloot_conformance.disagreements import disagreements_markdown
+    from baloot_conformance.compare.disagreements import disagreements_markdown
 
     # The output is checked before the search, which takes minutes.
     target = replaced(args.output) if args.output else contextlib.nullcontext(out)
@@ -250,7 +251,7 @@ def _disagreements(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _render(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from baloot_conformance.pages import is_rendered, is_rendered_page, render_pages
+    from baloot_conformance.report.rulebook_pages import is_rendered, is_rendered_page, render_pages
 
     folder = Path(args.to)
     if folder.exists() and not folder.is_dir():
@@ -279,7 +280,7 @@ def _render(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from baloot_conformance.inference import infer, overlay_yaml, read_transcripts
+    from baloot_conformance.compare.inference import infer, overlay_yaml, read_transcripts
     from baloot_conformance.report.spec_report import render_inference
 
     names = args.rulesets.split(",") if args.rulesets else list(shipped_rulesets())

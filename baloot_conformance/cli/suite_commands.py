@@ -14,13 +14,13 @@ from baloot_conformance.cli.output import check_target, replaced
 from baloot_conformance.rules.loading import load_ruleset
 
 if TYPE_CHECKING:
-    from baloot_conformance.suite import CaseResult
+    from baloot_conformance.suite.runner import CaseResult
 
 _EXIT_OK, _EXIT_FAIL, _EXIT_USAGE = 0, 1, 2
 
 _EPILOG = """\
 examples:
-  baloot-conformance suite --engine ".venv/bin/python -m baloot_conformance.adapter.reference"
+  baloot-conformance suite --engine ".venv/bin/python -m baloot_conformance.suite.reference_adapter"
   baloot-conformance suite --engine "node adapter.mjs" --ruleset majlis --generated 50
   baloot-conformance suite --engine ./my-adapter --fixtures 'play.*,scoring.*' --generated 0
   baloot-conformance suite --engine ./my-adapter --expectations baloot-expectations.yaml \\
@@ -144,9 +144,14 @@ def _seconds(text: str) -> float:
 
 def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # start-up: the suite's modules are imported when the command runs
-    from baloot_conformance import expectations
     from baloot_conformance.report.suite_report import SuiteRun, write_report
-    from baloot_conformance.suite import corpus_ids, fixture_cases, generated_cases, run_cases
+    from baloot_conformance.suite import expectations
+    from baloot_conformance.suite.runner import (
+        corpus_ids,
+        fixture_cases,
+        generated_cases,
+        run_cases,
+    )
     from baloot_conformance.version import __version__
 
     if args.jobs < 1:
@@ -200,7 +205,7 @@ def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _handshake(command: str, timeout: float, err: TextIO) -> dict[str, Any] | None:
-    from baloot_conformance.adapter.process import Engine, EngineFailure
+    from baloot_conformance.suite.engine_process import Engine, EngineFailure
 
     """The engine's handshake, for the report's header (``None``, said on stderr, when the
     engine does not answer it: the cases then report why, one by one)."""

@@ -4,7 +4,7 @@ It shows the run's totals, the divergences per rule ID as a bar chart, and for e
 that does not pass its root divergence: the position, the rule's statement and sources, the
 ruleset's digest, the transcript line and the table drawn as cards (the card played and the
 cards the ruleset allowed marked). The page is made with Jinja2 templates
-(``baloot_conformance/templates/``) with autoescape on: everything that comes from a
+(``baloot_conformance/report/templates/``) with autoescape on: everything that comes from a
 transcript (comments, tag values, file names, messages quoting them) is text, never markup,
 and the page's Content-Security-Policy forbids scripts besides.
 """
@@ -33,7 +33,7 @@ SEAT_INDEX = {"N": 0, "W": 1, "S": 2, "E": 3}
 def environment() -> jinja2.Environment:
     """The templates, with autoescape on and the filters the card pictures use."""
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("baloot_conformance", "templates"),
+        loader=jinja2.PackageLoader("baloot_conformance.report", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

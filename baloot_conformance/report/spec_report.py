@@ -1,6 +1,7 @@
 """Reports of ``spec diff`` and ``infer``: text, Markdown and JSON.
 
-These only render what :mod:`baloot_conformance.diff` and :mod:`baloot_conformance.inference`
+These only render what :mod:`baloot_conformance.compare.diff`,
+:mod:`~baloot_conformance.compare.witness` and :mod:`baloot_conformance.compare.inference`
 decided.
 """
 
@@ -10,8 +11,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from baloot_conformance.diff import Difference, Witness
-from baloot_conformance.inference import Inference
+from baloot_conformance.compare.diff import Difference
+from baloot_conformance.compare.inference import Inference
+from baloot_conformance.compare.witness import Witness, witness_words
 
 DiffFormat = Literal["text", "markdown", "json"]
 
@@ -28,15 +30,6 @@ def witness_json(witness: Witness | None) -> dict[str, Any] | None:
         "tries": witness.tries,
         "btn": witness.text,
     }
-
-
-def witness_words(witness: Witness) -> str:
-    """One line: where and why the witness fails, and under which ruleset it passes."""
-    rule = f" {witness.rule_id}" if witness.rule_id else ""
-    return (
-        f"passes under {witness.passes}; under {witness.fails} it fails at "
-        f"{witness.position}{rule}: {witness.message}"
-    )
 
 
 def render_diff(

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from baloot_conformance.report.base import printable
 from baloot_conformance.report.junit import xml_text
-from baloot_conformance.suite import VERDICTS, CaseResult, Failure
+from baloot_conformance.suite.runner import VERDICTS, CaseResult, Failure
 
 BAD = frozenset({"fail", "error", "xpass", "invalid"})
 """The verdicts that fail a run."""

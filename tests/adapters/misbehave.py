@@ -22,7 +22,7 @@ import json
 import sys
 import time
 
-from baloot_conformance.adapter.reference import ReferenceAdapter
+from baloot_conformance.suite.reference_adapter import ReferenceAdapter
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import IO, Any, Literal
 
-from baloot_conformance.adapter.protocol import PROTOCOL, answer_problem
+from baloot_conformance.suite.protocol import PROTOCOL, answer_problem
 from baloot_conformance.version import __version__
 
 MAX_LINE = 16 * 1024 * 1024

@@ -5,8 +5,8 @@
 and for the best one says:
 
 * which rules the transcripts never exercised: a rule whose every other value (see
-  :func:`~baloot_conformance.diff.rule_variants`) the transcripts pass under as well cannot be
-  told apart by them;
+  :func:`~baloot_conformance.compare.variants.rule_variants`) the transcripts pass under as
+  well cannot be told apart by them;
 * where the transcripts do not all pass, an overlay: the rules to change, one at a time and
   each time the change that makes the most hands pass, until all pass or no change helps.
 """
@@ -20,7 +20,8 @@ from typing import Any
 from baloot_conformance import btn
 from baloot_conformance.check.run import check_hands
 from baloot_conformance.check.verdicts import HandVerdict
-from baloot_conformance.diff import Variant, diff_rulesets, rule_variants
+from baloot_conformance.compare.diff import diff_rulesets
+from baloot_conformance.compare.variants import Variant, rule_variants
 from baloot_conformance.rules.loading import isolate
 from baloot_conformance.rules.ruleset import Ruleset
 from baloot_conformance.rules.strict_yaml import dump_yaml

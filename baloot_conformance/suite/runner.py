@@ -22,26 +22,26 @@ from pathlib import Path
 from typing import Any, Literal
 
 from baloot_conformance import btn
-from baloot_conformance.adapter.process import Engine, EngineFailure, EngineInfo
-from baloot_conformance.adapter.reference import Rejection, rejection_in
 from baloot_conformance.btn import json_form
 from baloot_conformance.cards import Card
 from baloot_conformance.check.events import HandChecker, unlogged_auction
 from baloot_conformance.check.run import replay_hands
 from baloot_conformance.check.verdicts import Divergence, HandVerdict
 from baloot_conformance.check.words import rest_events
-from baloot_conformance.engine.trace import Trace
-from baloot_conformance.errors import BalootError, Location
-from baloot_conformance.fixtures import (
+from baloot_conformance.corpus.fixtures import (
     Fixture,
     corpus_root,
     load_corpus,
     load_fixture,
     run_fixture,
 )
-from baloot_conformance.generate import generate_games
+from baloot_conformance.corpus.generate import generate_games
+from baloot_conformance.engine.trace import Trace
+from baloot_conformance.errors import BalootError, Location
 from baloot_conformance.rules.loading import load_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
+from baloot_conformance.suite.engine_process import Engine, EngineFailure, EngineInfo
+from baloot_conformance.suite.reference_adapter import Rejection, rejection_in
 
 Verdict = Literal["pass", "fail", "error", "skip", "unsupported", "xfail", "xpass", "invalid"]
 VERDICTS: tuple[Verdict, ...] = (

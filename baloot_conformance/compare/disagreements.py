@@ -4,8 +4,8 @@ Baloot player can read, generated from the rulesets themselves.
 For each rule that some profile changes: the default reading, then each other reading with
 the rulesets that hold it, their statement, sources and notes (which quote the source texts),
 and a witness hand that tells the reading from the default (see
-:func:`~baloot_conformance.diff.find_witness`). Then the readings no option can express yet
-(the profiles' ``unmodelled``) and what each source leaves unsaid (``silent``).
+:func:`~baloot_conformance.compare.witness.find_witness`). Then the readings no option can
+express yet (the profiles' ``unmodelled``) and what each source leaves unsaid (``silent``).
 
 The page is deterministic: the witness search is seeded, so the same rulesets give the same
 page, and a test regenerates it to catch a stale copy.
@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from baloot_conformance.diff import Difference, Witness, diff_rulesets, find_witness, verdicts
-from baloot_conformance.report.spec_report import witness_words
+from baloot_conformance.compare.diff import Difference, diff_rulesets
+from baloot_conformance.compare.witness import Witness, find_witness, verdicts, witness_words
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 from baloot_conformance.rules.ruleset import Ruleset, canonical_json, mechanism
 from baloot_conformance.rules.validation import ruleset_schema

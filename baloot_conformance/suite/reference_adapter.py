@@ -1,8 +1,8 @@
 """The reference adapter: the kit's own interpreter behind the adapter protocol.
 
-``python -m baloot_conformance.adapter.reference`` answers every request from the reference
-interpreter, so ``suite`` passes it on every case: it shows the protocol at work and is the
-model for an engine's own adapter. With ``--rules FILE --as ID`` it plays the ruleset of
+``python -m baloot_conformance.suite.reference_adapter`` answers every request from the
+reference interpreter, so ``suite`` passes it on every case: it shows the protocol at work
+and is the model for an engine's own adapter. With ``--rules FILE --as ID`` it plays the ruleset of
 ``FILE`` while it says it plays ``ID``: an engine that deviates on purpose, which ``suite``
 must catch at exactly the cases where the two rulesets part.
 
@@ -21,7 +21,6 @@ from functools import cache
 from typing import Any, TextIO
 
 from baloot_conformance import btn
-from baloot_conformance.adapter.protocol import PROTOCOL
 from baloot_conformance.btn import json_form
 from baloot_conformance.check.events import HandChecker, ReplayStop
 from baloot_conformance.check.hand_check import replay_items
@@ -32,6 +31,7 @@ from baloot_conformance.engine.model import SEAT_NAMES, cards_of, seat_from_name
 from baloot_conformance.errors import BalootError
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 from baloot_conformance.rules.ruleset import Ruleset
+from baloot_conformance.suite.protocol import PROTOCOL
 from baloot_conformance.version import __version__
 
 
@@ -241,7 +241,7 @@ def _lines(stream: TextIO) -> Iterator[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m baloot_conformance.adapter.reference",
+        prog="python -m baloot_conformance.suite.reference_adapter",
         description="The reference engine adapter: answers the adapter protocol (JSON Lines on "
         "stdin/stdout) with the kit's own interpreter. Run it under 'baloot-conformance suite "
         "--engine'.",

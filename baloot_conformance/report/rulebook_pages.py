@@ -21,8 +21,8 @@ from typing import Any
 from baloot_conformance import btn
 from baloot_conformance.check.run import check_hands
 from baloot_conformance.check.table import Table
-from baloot_conformance.diff import Difference, diff_rulesets
-from baloot_conformance.fixtures import Fixture, load_corpus
+from baloot_conformance.compare.diff import Difference, diff_rulesets
+from baloot_conformance.corpus.fixtures import Fixture, load_corpus
 from baloot_conformance.report.html import environment
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 from baloot_conformance.rules.ruleset import Ruleset, mechanism, rule_documents

@@ -16,8 +16,8 @@ from typing import Any
 
 from baloot_conformance import btn
 from baloot_conformance.check.run import check_hands
+from baloot_conformance.corpus.fixtures import Fixture, run_fixture
 from baloot_conformance.engine.trace import Trace
-from baloot_conformance.fixtures import Fixture, run_fixture
 from baloot_conformance.rules.ruleset import Ruleset
 
 

@@ -29,6 +29,10 @@ from baloot_conformance.engine.model import SEAT_NAMES
 from baloot_conformance.engine.playout import DEFAULT_POLICY, Policy, random_hand
 from baloot_conformance.rules.ruleset import Ruleset
 
+# How the random players lean (which contracts, how often they raise) is the engine's
+# playout's; it is named here too, so that a caller of the generator needs nothing else.
+__all__ = ["DEFAULT_POLICY", "Policy", "generate_games"]
+
 
 def generate_games(
     rules: Ruleset,

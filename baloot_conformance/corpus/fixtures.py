@@ -9,15 +9,16 @@ syntax error), the ``ruleset`` and versions it is written for, its ``sources`` a
 that tell that profile apart from the default.
 
 :func:`run_fixture` replays a fixture with a :class:`~baloot_conformance.engine.trace.Trace`,
-so that the rules it exercised are measured, not declared; :func:`lint` checks the corpus;
-the coverage table is :mod:`baloot_conformance.coverage`'s.
+so that the rules it exercised are measured, not declared; the corpus is checked by
+:mod:`~baloot_conformance.corpus.lint`, exported by :mod:`~baloot_conformance.corpus.export`,
+and its coverage table is :mod:`~baloot_conformance.corpus.coverage`'s.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -26,15 +27,13 @@ from typing import Any
 import jsonschema
 
 from baloot_conformance import btn
-from baloot_conformance.btn import parse_transcript
-from baloot_conformance.btn.writer import format_transcript
 from baloot_conformance.check.run import check_hands
 from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.errors import BalootError, Location, TranscriptSyntaxError
 from baloot_conformance.resources import data_root, spec_path
-from baloot_conformance.rules.loading import isolate, load_ruleset, shipped_rulesets
-from baloot_conformance.rules.ruleset import Ruleset, rule_documents
+from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 from baloot_conformance.rules.strict_yaml import yaml_key_locations
 
 #: The areas of the rules, one folder each; the other folders are named for a profile.
@@ -271,176 +270,4 @@ def in_range(version: str, versions: str) -> bool:
 # --- lint ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LintProblem:
-    """One thing wrong with a fixture, where it is, and what to do."""
-
-    location: Location
-    message: str
-    hint: str | None = None
-
-    def __str__(self) -> str:
-        text = f"{self.location}: {self.message}"
-        return f"{text}\n  hint: {self.hint}" if self.hint else text
-
-
-def lint(paths: Sequence[Path]) -> Iterator[LintProblem | FixtureRun]:
-    """Check fixtures, yielding each problem and each fixture's run as it is done.
-
-    The checks: the metadata block and its schema; the id equal to the file name and unique;
-    the folder an area or a profile, and a profile's fixture written for that profile; known
-    rule IDs and source keys; the ruleset and its versions; the expected verdict reproduced;
-    every declared rule exercised (the trace of the replay); and a profile's fixture telling
-    each rule it names apart from the base ruleset's reading of it.
-    """
-    seen: dict[str, Path] = {}
-    profiles = set(shipped_rulesets())
-    for path in paths:
-        try:
-            fixture = load_fixture(path)
-        except BalootError as exc:
-            location = exc.location or Location(str(path), 1, 1)
-            yield LintProblem(location, exc.message, exc.hint)
-            continue
-        yield from _lint_fixture(fixture, seen, profiles)
-
-
-def _lint_fixture(
-    fixture: Fixture, seen: dict[str, Path], profiles: set[str]
-) -> Iterator[LintProblem | FixtureRun]:
-    fid = fixture.id
-    if fid != fixture.path.stem:
-        yield LintProblem(
-            fixture.where("id"),
-            f"the id {fid!r} is not the file's name {fixture.path.stem!r}",
-            "name the file <id>.btn (ids never change: rename the file, not the id)",
-        )
-    if fid in seen:
-        yield LintProblem(fixture.where("id"), f"the id {fid!r} is also used by {seen[fid]}")
-    seen.setdefault(fid, fixture.path)
-    if fixture.area not in AREAS and fixture.area not in profiles:
-        yield LintProblem(
-            fixture.where(),
-            f"the folder {fixture.area!r} is neither an area nor a shipped profile",
-            f"areas: {', '.join(AREAS)}; profiles: {', '.join(sorted(profiles))}",
-        )
-    if fixture.area in profiles and fixture.ruleset_id != fixture.area:
-        yield LintProblem(
-            fixture.where("ruleset"),
-            f"a fixture in {fixture.area}/ is written for {fixture.area}, not {fixture.ruleset_id}",
-        )
-    try:
-        ruleset = load_ruleset(fixture.ruleset_id)
-    except BalootError as exc:
-        yield LintProblem(fixture.where("ruleset"), exc.message, exc.hint)
-        return
-    if not in_range(ruleset.version, fixture.versions):
-        yield LintProblem(
-            fixture.where("ruleset"),
-            f"{ruleset.id}@{ruleset.version} is outside the fixture's versions "
-            f"{fixture.versions!r}",
-            "a new major version of a ruleset may change verdicts: check the fixture under "
-            "it, then widen its range",
-        )
-    known = {rule.id for rule in ruleset.iter_rules()}
-    expect = fixture.expect
-    for rule_id in (*fixture.rules, *([expect.rule] if expect.rule else [])):
-        if rule_id not in known:
-            yield LintProblem(fixture.where("rules"), f"{rule_id!r} is no rule of {ruleset.id}")
-    bibliography = set(ruleset.document.get("sources", {}))
-    for key in fixture.metadata["sources"]:
-        if key not in bibliography:
-            yield LintProblem(
-                fixture.where("sources"),
-                f"{key!r} is not a source key",
-                "the keys are listed in docs/sources.md",
-            )
-    run = run_fixture(fixture, ruleset)
-    yield run
-    yield from _lint_run(fixture, run, ruleset)
-
-
-def _lint_run(fixture: Fixture, run: FixtureRun, ruleset: Ruleset) -> Iterator[LintProblem]:
-    tag = fixture.tag
-    if tag and tag.split("@")[0] != fixture.ruleset_id:
-        yield LintProblem(
-            fixture.where("ruleset"),
-            f"the file's [Ruleset {tag!r}] tag does not name {fixture.ruleset_id}",
-        )
-    if (
-        run.syntax_error is None
-        and format_transcript(parse_transcript(fixture.text)) != fixture.text
-    ):
-        yield LintProblem(
-            fixture.where(),
-            "the fixture is not in canonical form",
-            f"run: baloot-conformance fmt {fixture.path}",
-        )
-    if not run.as_expected:
-        yield LintProblem(
-            fixture.where("expect"),
-            f"expected {fixture.expect}, the replay gives {run.outcome}",
-            _why(run),
-        )
-    for rule_id in fixture.rules if fixture.expect.syntax_error is None else ():
-        if rule_id not in run.trace:
-            yield LintProblem(
-                fixture.where("rules"),
-                f"{rule_id} is declared but decided nothing when the fixture was replayed",
-                "list only the rules the fixture exercises (baloot-conformance coverage "
-                "FILE shows them)",
-            )
-    if fixture.area == ruleset.id and len(ruleset.lineage) > 1:
-        yield from _lint_difference(fixture, run, ruleset)
-
-
-def _lint_difference(fixture: Fixture, run: FixtureRun, ruleset: Ruleset) -> Iterator[LintProblem]:
-    """A profile's fixture must tell each rule it names apart: with that one rule read as the
-    base ruleset reads it, the verdict changes (where the rule cannot change alone, the base
-    ruleset itself must give another verdict)."""
-    base = load_ruleset(ruleset.lineage[-1])
-    readings = rule_documents(base)
-    for rule_id in fixture.rules:
-        changed = isolate(ruleset, {rule_id: readings[rule_id]}) or base
-        if run_fixture(fixture, changed).outcome == run.outcome:
-            yield LintProblem(
-                fixture.where("rules"),
-                f"the fixture gives {run.outcome} with {rule_id} read as {base.id} reads it "
-                f"too: it does not tell {ruleset.id}'s {rule_id} apart",
-            )
-
-
-def _why(run: FixtureRun) -> str | None:
-    """The first divergence (or error) of a run, to show why it is not as expected."""
-    if run.syntax_error is not None:
-        return str(run.syntax_error.message)
-    for verdict in run.verdicts:
-        if verdict.divergences:
-            first = verdict.divergences[0]
-            return f"{first.position} {first.rule_id}: {first.message}"
-        if verdict.error:
-            return f"{verdict.position}: {verdict.error}"
-    return None
-
-
 # --- export --------------------------------------------------------------------------------
-
-MANIFEST = "manifest.json"
-
-
-def manifest_entry(fixture: Fixture, file: str) -> dict[str, Any]:
-    """A fixture as the export's manifest lists it."""
-    return {
-        "id": fixture.id,
-        "file": file,
-        "area": fixture.area,
-        "ruleset": dict(fixture.metadata["ruleset"]),
-        "rules": list(fixture.rules),
-        "expect": fixture.expect.to_json(),
-        "status": fixture.status,
-    }
-
-
-def exported_files(manifest: Mapping[str, Any]) -> Iterable[str]:
-    """The files an earlier export wrote, as its manifest names them."""
-    return (str(entry["file"]) for entry in manifest.get("fixtures", []))
