@@ -74,7 +74,7 @@ def rest_events(hand: Hand, prefix: str) -> Iterator[btn.Rest]:
         if seat == contract.receiver:
             rest &= ~(1 << hand.faceup.index)
         name = SEAT_NAMES[seat]
-        yield btn.Rest(position=f"{prefix}.rest.{name}", seat=name, cards=_cards(rest))
+        yield btn.Rest(position=f"{prefix}.rest.{name}", seat=name, cards=card_list(rest))
 
 
 def contract_claim(hand: Hand, prefix: str) -> btn.ContractClaim:
@@ -125,5 +125,6 @@ def result_claims(
         yield btn.WinnerClaim(position=f"{p}.winner", team=TEAM_NAMES[game.winner])
 
 
-def _cards(mask: CardSet) -> tuple[Card, ...]:
+def card_list(mask: CardSet) -> tuple[Card, ...]:
+    """A set of cards as a line lists them (suit by suit, rank by rank)."""
     return tuple(cards_of(mask))

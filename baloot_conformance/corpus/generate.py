@@ -17,7 +17,7 @@ from baloot_conformance import btn
 from baloot_conformance.btn.writer import format_hand, format_header
 from baloot_conformance.check.words import (
     PROJECT_WORDS,
-    _cards,
+    card_list,
     contract_claim,
     rest_events,
     result_claims,
@@ -83,7 +83,7 @@ class _Items:
             yield btn.Start(position=f"{p}.start", ns=self.totals[0], ew=self.totals[1])
         yield btn.Dealer(position=f"{p}.dealer", seat=SEAT_NAMES[hand.dealer])
         for seat in range(4):
-            cards = _cards(hand.first_five[seat])
+            cards = card_list(hand.first_five[seat])
             yield btn.Deal(
                 position=f"{p}.deal.{SEAT_NAMES[seat]}", seat=SEAT_NAMES[seat], cards=cards
             )
@@ -125,7 +125,7 @@ class _Items:
                     position=f"{p}.decl{self.declarations}",
                     seat=SEAT_NAMES[action.seat],
                     project=PROJECT_WORDS[action.name],
-                    cards=_cards(action.cards),
+                    cards=card_list(action.cards),
                 )
             elif isinstance(action, Announce):
                 self.announcements += 1
@@ -137,7 +137,7 @@ class _Items:
                 plays += 1
                 at = f"{p}.t{trick}.p{index}"
                 if self.legal:
-                    legal = _cards(replay.legal_cards())
+                    legal = card_list(replay.legal_cards())
                     yield btn.LegalClaim(
                         position=f"{at}.legal", seat=SEAT_NAMES[action.seat], cards=legal
                     )
