@@ -17,8 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from baloot_conformance import btn
+from baloot_conformance.btn.reader import read_transcript
 from baloot_conformance.cards import Suit, parse_card
-from baloot_conformance.check.run import check_transcript
+from baloot_conformance.check.run import NoSuchMoment, check_transcript, replay_to
 from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.engine.model import (
@@ -369,3 +371,31 @@ def test_verdicts_travel_between_processes_unchanged() -> None:
     verdicts = list(check_transcript(path, str(path), pictures=True))
     assert any(v.divergences and v.divergences[0].table is not None for v in verdicts)
     assert pickle.loads(pickle.dumps(verdicts)) == verdicts  # field for field, tables too
+
+
+# --- replay_to: the interpreter's hand at a position ----------------------------------------
+
+
+def _nonconforming() -> tuple[list[btn.Hand], Ruleset]:
+    game = read_transcript(ROOT / "examples" / "nonconforming-game.btn")
+    return list(game.hands), load_ruleset("saudi")
+
+
+def test_replay_to_gives_the_hand_before_the_position() -> None:
+    hands, rules = _nonconforming()
+    before_the_wrong_card = replay_to(hands, rules, "h3.t4.p3")
+    assert [str(a) for a in before_the_wrong_card.legal_actions()] == ["play E TH"]
+    first_call = replay_to(hands, rules, "h1.bid1")  # no call yet: the auction's first window
+    assert first_call.phase == "auction"
+    assert {str(a) for a in first_call.legal_actions()} >= {"bid N pass", "bid N sun"}
+
+
+def test_replay_to_refuses_what_the_replay_never_reached() -> None:
+    hands, rules = _nonconforming()
+    stop = "stops before h3.t6.p1: cannot continue after h3.t5.p1"
+    with pytest.raises(NoSuchMoment, match=re.escape(stop)):
+        replay_to(hands, rules, "h3.t6.p1")  # the replay of h3 stops at E's card out of turn
+    with pytest.raises(NoSuchMoment, match="before the hand's 'dealer' and 'faceup' lines"):
+        replay_to(hands, rules, "h1.dealer")
+    with pytest.raises(NoSuchMoment, match=re.escape("no event or claim is at h10.t1.p1")):
+        replay_to(hands, rules, "h10.t1.p1")

@@ -20,9 +20,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from baloot_conformance.btn.items import TEAM_CLAIMS
-from baloot_conformance.btn.lines import (
-    _Errors,
-)
+from baloot_conformance.btn.lines import _Errors
 from baloot_conformance.cards import Card, Suit, parse_card
 from baloot_conformance.resources import grammar_parser
 

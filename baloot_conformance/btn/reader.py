@@ -30,12 +30,7 @@ from baloot_conformance.btn.lines import (
     _lines_from_text,
 )
 from baloot_conformance.btn.sources import _LineIndex, _nth_line, open_source
-from baloot_conformance.btn.statements import (
-    _HEADER_ONLY,
-    _layout_error,
-    _layout_step,
-    _statements,
-)
+from baloot_conformance.btn.statements import _HEADER_ONLY, _layout_error, _layout_step, _statements
 from baloot_conformance.errors import SpecError, TranscriptSyntaxError, caret_excerpt
 from baloot_conformance.rules.strict_yaml import load_yaml
 

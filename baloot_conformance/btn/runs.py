@@ -12,9 +12,7 @@ import io
 import re
 from collections.abc import Iterator
 
-from baloot_conformance.btn.lines import (
-    _Readable,
-)
+from baloot_conformance.btn.lines import _Readable
 from baloot_conformance.btn.reader import NumberSet
 
 

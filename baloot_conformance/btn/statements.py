@@ -27,10 +27,7 @@ from baloot_conformance.btn.grammar import (
     _slow_statement,
 )
 from baloot_conformance.btn.items import TEAM_CLAIMS
-from baloot_conformance.btn.lines import (
-    _Errors,
-    _lines_from_text,
-)
+from baloot_conformance.btn.lines import _Errors, _lines_from_text
 from baloot_conformance.cards import Card, Suit
 from baloot_conformance.errors import TranscriptSyntaxError
 

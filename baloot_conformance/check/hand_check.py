@@ -15,16 +15,9 @@ from collections.abc import Callable, Iterable
 from baloot_conformance import btn
 from baloot_conformance.check.claims import claimed_total, judge_claim
 from baloot_conformance.check.events import PLAYS_OF, HandChecker, ReplayStop
-from baloot_conformance.check.verdicts import (
-    Divergence,
-    DivergenceKind,
-    HandVerdict,
-)
+from baloot_conformance.check.verdicts import Divergence, DivergenceKind, HandVerdict
 from baloot_conformance.engine.game import Game
-from baloot_conformance.engine.model import (
-    IllegalAction,
-    Seat,
-)
+from baloot_conformance.engine.model import IllegalAction, Seat
 from baloot_conformance.errors import FormulaError, Location
 from baloot_conformance.rules.ruleset import Ruleset
 

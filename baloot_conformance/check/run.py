@@ -17,18 +17,14 @@ import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from baloot_conformance import btn
-from baloot_conformance.check.events import HandChecker
+from baloot_conformance.check.events import HandChecker, ReplayStop, unlogged_auction
 from baloot_conformance.check.fast_lane import check_chunks
 from baloot_conformance.check.hand_check import check_hand
 from baloot_conformance.check.table import Table, table_of
-from baloot_conformance.check.verdicts import (
-    HandVerdict,
-)
+from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
-from baloot_conformance.engine.model import (
-    Seat,
-)
+from baloot_conformance.engine.model import Seat
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.rules.loading import load_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
@@ -151,17 +147,23 @@ def replay_to(hands: Sequence[btn.Hand], rules: Ruleset, position: str) -> Hand:
         NoSuchMoment: no item has that position, or the hand's replay stopped before it.
     """
     found = [
-        (index, at)
+        (index, at, item)
         for index, hand in enumerate(hands)
         for at, item in enumerate(hand.items)
         if not isinstance(item, btn.Comment) and item.position == position
     ]
     if not found:
         raise NoSuchMoment(f"no event or claim is at {position}")
-    index, at = found[0]
+    index, at, item = found[0]
     verdict, checker = _replayed_before(hands, index, at, rules)
-    if verdict.error is not None or checker.engine is None:
-        why = verdict.error or "the deal is not complete there"
+    why = verdict.error
+    if why is None and checker.engine is None:  # nothing needed the engine yet: start it here
+        checker.partial = unlogged_auction(hands[index])  # the cut hand lacks what follows
+        try:
+            checker.engine_at(item)
+        except ReplayStop as exc:
+            why = str(exc)
+    if why is not None or checker.engine is None:
         raise NoSuchMoment(f"the replay of {verdict.position} stops before {position}: {why}")
     return checker.engine
 

@@ -14,13 +14,7 @@ from baloot_conformance import btn
 from baloot_conformance.cards import Card
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand, HandResult
-from baloot_conformance.engine.model import (
-    SEAT_NAMES,
-    TEAM_NAMES,
-    CardSet,
-    Contract,
-    cards_of,
-)
+from baloot_conformance.engine.model import SEAT_NAMES, TEAM_NAMES, CardSet, Contract, cards_of
 
 #: How the notation names each project of the rulesets (both hundreds are "hundred").
 PROJECT_WORDS = {

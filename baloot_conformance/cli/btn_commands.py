@@ -18,12 +18,7 @@ from baloot_conformance.btn.json_form import JsonReader, json_chunks
 from baloot_conformance.btn.writer import format_hand, format_header
 from baloot_conformance.cli.output import replaced
 from baloot_conformance.errors import BalootError, TranscriptSyntaxError, UnreadableInputError
-from baloot_conformance.importers import (
-    BUILT_IN,
-    ENTRY_POINT_GROUP,
-    import_file,
-    importer,
-)
+from baloot_conformance.importers import BUILT_IN, ENTRY_POINT_GROUP, import_file, importer
 
 EXIT_OK = 0
 EXIT_INVALID = 1

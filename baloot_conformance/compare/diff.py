@@ -19,11 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from baloot_conformance.rules.model import CONVERSION_VARIABLES, SUN_DOUBLING_VARIABLES
-from baloot_conformance.rules.ruleset import (
-    Ruleset,
-    mechanism,
-    rule_documents,
-)
+from baloot_conformance.rules.ruleset import Ruleset, mechanism, rule_documents
 
 Effect = Literal["legality", "claims", "score", "game_end"]
 #: What a rule's difference can change, by rule ID (the longest matching prefix decides).

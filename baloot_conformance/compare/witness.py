@@ -23,9 +23,7 @@ from baloot_conformance.compare.diff import Difference, diff_rulesets
 from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.engine.playout import Policy
 from baloot_conformance.rules.loading import isolate
-from baloot_conformance.rules.ruleset import (
-    Ruleset,
-)
+from baloot_conformance.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True)

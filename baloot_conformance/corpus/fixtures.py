@@ -265,9 +265,3 @@ def in_range(version: str, versions: str) -> bool:
         "==": lambda a, b: a == b,
     }
     return all(tests[op](have, _version(number)) for op, number in _CLAUSE.findall(versions))
-
-
-# --- lint ----------------------------------------------------------------------------------
-
-
-# --- export --------------------------------------------------------------------------------

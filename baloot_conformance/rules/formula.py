@@ -23,9 +23,7 @@ from fractions import Fraction
 from typing import Any, NoReturn
 
 from baloot_conformance.errors import FormulaError
-from baloot_conformance.rules.formula_checker import (
-    _Checker,
-)
+from baloot_conformance.rules.formula_checker import _Checker
 from baloot_conformance.rules.formula_syntax import (
     _MODES_TEXT,
     FUNCTIONS,
@@ -52,10 +50,6 @@ __all__ = [
     "VarType",
     "parse_formula",
 ]
-
-
-# --------------------------------------------------------------------------------------------
-# Public API
 
 
 @dataclass(frozen=True, slots=True)

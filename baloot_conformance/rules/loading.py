@@ -34,32 +34,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from baloot_conformance.errors import (
-    BalootError,
-    Location,
-    SpecError,
-    UnreadableInputError,
-)
+from baloot_conformance.errors import BalootError, Location, SpecError, UnreadableInputError
 from baloot_conformance.resources import cache_folder, spec_path
 from baloot_conformance.rules import model
 from baloot_conformance.rules.model import FORMAT
-from baloot_conformance.rules.ruleset import (
-    Ruleset,
-    canonical_json,
-    mechanism,
-    typed_ruleset,
-)
-from baloot_conformance.rules.strict_yaml import (
-    Path_,
-    _Document,
-    _parse_yaml,
-    dump_yaml,
-)
-from baloot_conformance.rules.validation import (
-    _schema_problems,
-    _semantic_problems,
-    fixed_rules,
-)
+from baloot_conformance.rules.ruleset import Ruleset, canonical_json, mechanism, typed_ruleset
+from baloot_conformance.rules.strict_yaml import Path_, _Document, _parse_yaml, dump_yaml
+from baloot_conformance.rules.validation import _schema_problems, _semantic_problems, fixed_rules
 from baloot_conformance.version import __version__
 
 #: Rulesets larger than this are refused before parsing.

@@ -16,10 +16,7 @@ from typing import Any
 
 import yaml
 
-from baloot_conformance.errors import (
-    Location,
-    SpecError,
-)
+from baloot_conformance.errors import Location, SpecError
 from baloot_conformance.rules.model import FORMAT
 
 Path_ = tuple[str | int, ...]

@@ -20,19 +20,12 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
 
-from baloot_conformance.errors import (
-    BalootError,
-    FormulaError,
-    Location,
-)
+from baloot_conformance.errors import BalootError, FormulaError, Location
 from baloot_conformance.resources import spec_path
 from baloot_conformance.rules import model
 from baloot_conformance.rules.formula import Formula
 from baloot_conformance.rules.ruleset import cached_formula, type_hints
-from baloot_conformance.rules.strict_yaml import (
-    Path_,
-    _Document,
-)
+from baloot_conformance.rules.strict_yaml import Path_, _Document
 
 if typing.TYPE_CHECKING:  # jsonschema loads when a document is validated (start-up)
     from jsonschema.exceptions import ValidationError
