@@ -1,8 +1,14 @@
-"""Reports of a ``check`` run: text, JSON Lines, JUnit XML, Markdown and HTML.
+"""Reports: of a ``check`` run (text, JSON Lines, JUnit XML, Markdown and HTML), of a
+``suite`` run (:mod:`~baloot_conformance.report.suite_report`), of ``spec diff`` and ``infer``
+(:mod:`~baloot_conformance.report.spec_report`), the table drawn for a terminal
+(:mod:`~baloot_conformance.report.diagram`) and the rulebook as HTML pages
+(:mod:`~baloot_conformance.report.rulebook_pages`, with the Jinja2 templates in
+``templates/``).
 
-Every format is a :class:`Reporter` fed the run's verdicts as they are decided (``start``,
-``hand`` per hand in output order, ``finish``), so a run of any size streams. Reporters only
-render :mod:`baloot_conformance.check.run` objects; the checker decides everything.
+Every format of a ``check`` run is a :class:`Reporter` fed the run's verdicts as they are
+decided (``start``, ``hand`` per hand in output order, ``finish``), so a run of any size
+streams. Reporters only render the objects of :mod:`baloot_conformance.check.verdicts`; the
+checker decides everything, and nothing here computes a rule.
 """
 
 from __future__ import annotations
