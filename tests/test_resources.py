@@ -56,22 +56,22 @@ def test_a_folder_others_may_write_in_is_not_used(
 def test_a_ruleset_validated_once_is_not_validated_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from baloot_conformance.rules import loading as ruleset_module
+    from baloot_conformance.rules import loading
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    first = ruleset_module.load_ruleset("majlis")
+    first = loading.load_ruleset("majlis")
     assert list((tmp_path / "baloot-conformance" / "valid-rulesets").iterdir())
 
     def refuse(doc: object) -> list[object]:
         raise AssertionError("validated again")
 
-    monkeypatch.setattr(ruleset_module, "_schema_problems", refuse)
-    monkeypatch.setattr(ruleset_module, "_semantic_problems", refuse)
-    assert ruleset_module.load_ruleset("majlis").digest == first.digest
+    monkeypatch.setattr(loading, "_schema_problems", refuse)
+    monkeypatch.setattr(loading, "_semantic_problems", refuse)
+    assert loading.load_ruleset("majlis").digest == first.digest
     # Another kit (its checks or schema changed) validates the same document again.
-    monkeypatch.setattr(ruleset_module, "_validation_stamp", lambda: b"another kit")
+    monkeypatch.setattr(loading, "_validation_stamp", lambda: b"another kit")
     with pytest.raises(AssertionError, match="validated again"):
-        ruleset_module.load_ruleset("majlis")
+        loading.load_ruleset("majlis")
 
 
 def test_a_derived_ruleset_validated_once_is_not_validated_again(
@@ -79,18 +79,18 @@ def test_a_derived_ruleset_validated_once_is_not_validated_again(
 ) -> None:
     """Spec diffs and inference derive the same one-rule variants again and again."""
     from baloot_conformance.errors import SpecError
-    from baloot_conformance.rules import loading as ruleset_module
+    from baloot_conformance.rules import loading
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    saudi = ruleset_module.load_ruleset("saudi")
+    saudi = loading.load_ruleset("saudi")
     rule = dict(saudi.document["play"]["hokum.underruff"], option="free")
-    first = ruleset_module.derive_ruleset(saudi, {"play.hokum.underruff": rule}, "variant")
+    first = loading.derive_ruleset(saudi, {"play.hokum.underruff": rule}, "variant")
 
     def refuse(doc: object) -> list[object]:
         raise AssertionError("validated again")
 
-    monkeypatch.setattr(ruleset_module, "_schema_problems", refuse)
-    again = ruleset_module.derive_ruleset(saudi, {"play.hokum.underruff": rule}, "variant")
+    monkeypatch.setattr(loading, "_schema_problems", refuse)
+    again = loading.derive_ruleset(saudi, {"play.hokum.underruff": rule}, "variant")
     assert again.digest == first.digest
     # An invalid variant is never recorded: it is refused every time.
     monkeypatch.undo()
@@ -98,7 +98,7 @@ def test_a_derived_ruleset_validated_once_is_not_validated_again(
     bad = dict(rule, option="sometimes")
     for _ in range(2):
         with pytest.raises(SpecError, match="sometimes"):
-            ruleset_module.derive_ruleset(saudi, {"play.hokum.underruff": bad}, "bad")
+            loading.derive_ruleset(saudi, {"play.hokum.underruff": bad}, "bad")
 
 
 def test_an_invalid_ruleset_is_refused_every_time(
