@@ -11,8 +11,10 @@ import io
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -132,6 +134,28 @@ def test_an_output_that_cannot_be_written_is_a_usage_error(tmp_path: Path, where
         code, out, err = run(*command, "-o", str(tmp_path / where))
         clean(code, out, err)
         assert code == 2 and str(tmp_path / where) in err
+
+
+def test_an_output_that_is_a_pipe_or_a_device_is_written_in_place(tmp_path: Path) -> None:
+    """``-o /dev/null`` or a named pipe is written to, never renamed over: the rename that
+    keeps a regular file whole would put a file where the device or pipe was (as root, onto
+    ``/dev/null`` itself)."""
+    pipe = tmp_path / "report.pipe"
+    os.mkfifo(pipe)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    code, _, err = run("check", str(GOOD), "--format", "json", "-o", str(pipe))
+    reader.join(timeout=30)
+    assert code == 0, err
+    assert stat.S_ISFIFO(pipe.stat().st_mode), "the pipe was replaced by a file"  # before /dev/null
+    records = [json.loads(line) for line in received[0].decode("utf-8").splitlines()]
+    summary = records[-1]
+    assert records[0]["record"] == "header" and summary["hands"] == 9 and summary["ok"] is True
+    assert [p.name for p in tmp_path.iterdir()] == ["report.pipe"]  # no temporary file left
+    code, _, err = run("generate", "--seed", "3", "-o", os.devnull)
+    assert code == 0, err
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode), "/dev/null is no longer a device"
 
 
 def test_a_failed_run_leaves_the_old_output(tmp_path: Path) -> None:

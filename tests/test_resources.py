@@ -125,9 +125,10 @@ def test_check_imports_no_validator_for_a_ruleset_known_valid(tmp_path: Path) ->
     import sys
 
     example = Path(__file__).resolve().parent.parent / "examples" / "conforming-game.btn"
+    report = tmp_path / "report.jsonl"
     code = (
         "import os, sys; from baloot_conformance.cli import main; "
-        f"code = main(['check', {str(example)!r}, '--format', 'json', '-o', os.devnull]); "
+        f"code = main(['check', {str(example)!r}, '--format', 'json', '-o', {str(report)!r}]); "
         "print(code, 'jsonschema' in sys.modules)"
     )
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}

@@ -5,13 +5,16 @@ to a temporary file in the target's folder and is renamed over the target only w
 command has written all of it, so an interrupted or failed run leaves the old file as it was.
 A target that is also one of the command's inputs is refused before anything is read, and a
 target that cannot be written (a missing folder, a directory, a read-only place) is a usage
-error naming the path, not a traceback.
+error naming the path, not a traceback. A target that is not a regular file (``/dev/null``,
+``/dev/stdout``, a named pipe) is written to in place: renaming over it would replace the
+device with a file, and what a device receives cannot be half-written into a file anyway.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -38,6 +41,8 @@ def check_target(target: str | os.PathLike[str], inputs: Iterable[str | os.PathL
                 )
     if path.is_dir():
         raise OutputError(f"{path}: the output is a folder", hint="name a file inside it")
+    if _is_special(path):  # written in place (see replaced): its folder is not written
+        return path
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise OutputError(f"{path}: the folder {folder} does not exist", hint="create it first")
@@ -57,6 +62,14 @@ def replaced(
         OutputError: ``target`` is one of ``inputs``, or cannot be written.
     """
     path = check_target(target, inputs)
+    if _is_special(path):  # a device or a pipe: never renamed over, written as it stands
+        try:
+            stream = path.open("w", encoding="utf-8", newline="\n")
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot write it: {exc.strerror}") from None
+        with stream:
+            yield stream
+        return
     try:
         handle, temp_name = tempfile.mkstemp(prefix=f".{path.name[:50]}.", dir=path.parent or ".")
     except OSError as exc:
@@ -73,6 +86,15 @@ def replaced(
     finally:
         if temp.exists():
             temp.unlink()
+
+
+def _is_special(path: Path) -> bool:
+    """Whether ``path`` exists and is not a regular file (a device, a pipe, a socket)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode)
 
 
 def _give_mode(temp: Path, target: Path) -> None:
