@@ -146,18 +146,6 @@ class Declarations:
             return None
         return action
 
-    def announce(
-        self,
-        action: Announce,
-        contract: Contract | None,
-        last: Action | None,
-        held: CardSet,
-        dealt: CardSet,
-    ) -> None:
-        """Record a checked Baloot announcement; raises :class:`IllegalAction` otherwise."""
-        self.check_announce(action, contract, last, held, dealt)
-        self.announced.add(action.seat)
-
     def check_announce(
         self,
         action: Announce,

@@ -351,10 +351,8 @@ class Hand:
         last = self.history[-1] if self.history else None
         if not isinstance(last, Play):
             return None
-        seat = last.seat
-        return self.declarations.announcement(
-            self.contract, last, self.hands[seat], self.initial[seat] if self.initial else 0
-        )
+        held, dealt = self.hands[last.seat], self._dealt(last.seat)
+        return self.declarations.announcement(self.contract, last, held, dealt)
 
     # --- pushing ------------------------------------------------------------------------------
 
@@ -381,15 +379,16 @@ class Hand:
             self.declarations.declare(
                 action,
                 self.contract,
-                self.initial[action.seat] if self.initial else 0,
+                self._dealt(action.seat),
                 self._in_trick_one(),
                 self._has_played(action.seat),
             )
         elif isinstance(action, Announce):
             last = self.history[-1] if self.history else None
-            held = self.hands[action.seat]
-            dealt = self.initial[action.seat] if self.initial else 0
-            self.declarations.announce(action, self.contract, last, held, dealt)
+            seat = action.seat
+            held, dealt = self.hands[seat], self._dealt(seat)
+            self.declarations.check_announce(action, self.contract, last, held, dealt)
+            self.declarations.announced.add(seat)
         else:  # pragma: no cover - the Action union is closed
             raise TypeError(f"not an action: {action!r}")
         self.history.append(action)
@@ -493,10 +492,10 @@ class Hand:
 
     def can_lock(self, seat: Seat) -> bool:
         """Whether ``seat`` may choose locked or open now [doubling.lock]."""
-        return self.raises.lock_by == seat and not self.tricks_done and not self.trick
+        return self.raises.lock_by == seat and self._before_first_card()
 
     def _check_lock(self, action: Lock) -> None:
-        self.raises.check_lock(action, before_first_card=not self.tricks_done and not self.trick)
+        self.raises.check_lock(action, self._before_first_card())
 
     def _apply_lock(self, action: Lock) -> None:
         assert self.contract is not None
@@ -514,7 +513,14 @@ class Hand:
     def check_baloot_holder(self, seat: Seat) -> tuple[Card, Card]:
         """That ``seat`` was dealt the King and Queen of trump [projects.baloot], which it
         returns; on its own, for a Baloot logged after the hand without its moment."""
-        return baloot_pair(self.contract, seat, self.initial[seat] if self.initial else 0)
+        return baloot_pair(self.contract, seat, self._dealt(seat))
+
+    def _dealt(self, seat: Seat) -> CardSet:
+        """A seat's eight cards as dealt (none before the deal is complete)."""
+        return self.initial[seat] if self.initial else 0
+
+    def _before_first_card(self) -> bool:
+        return not self.tricks_done and not self.trick
 
     def _in_trick_one(self) -> bool:
         return self.phase in ("raises", "play") and not self.tricks_done
