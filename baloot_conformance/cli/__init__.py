@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import argparse
 import gc
+import io
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
-from baloot_conformance import build_kind
+from baloot_conformance import build_kind, processes
 from baloot_conformance.cli import (
     btn_commands,
     check_commands,
@@ -89,6 +90,9 @@ def main(
     except BalootError as exc:
         print(f"error: {exc}", file=err)
         return EXIT_USAGE
+    except processes.Terminated:
+        print("terminated", file=err)
+        return processes.EXIT_TERMINATED
     except KeyboardInterrupt:
         print("interrupted", file=err)
         return 130
@@ -104,4 +108,9 @@ def run() -> NoReturn:
     # of its reach and let it run less often. Not in main(), which tests call in one process.
     gc.freeze()
     gc.set_threshold(10_000, 50, 50)
+    processes.install_handlers()
+    # A text that cannot be encoded (a lone surrogate an engine sent) is written escaped,
+    # never a crash: the same policy as every output file (cli.output).
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="backslashreplace")
     sys.exit(main())

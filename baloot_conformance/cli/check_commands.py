@@ -23,7 +23,7 @@ from multiprocessing.pool import AsyncResult
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO, cast
 
-from baloot_conformance import btn
+from baloot_conformance import btn, processes
 from baloot_conformance.btn.runs import iter_game_runs, repeats_hand_numbers
 from baloot_conformance.check.hand_check import REQUIRABLE
 from baloot_conformance.check.run import check_hands, check_transcript, ruleset_tag
@@ -312,7 +312,7 @@ def _run(
         yield _task_verdicts(head[0], problems), problems, False
         return
     gc.freeze()  # the workers inherit the heap: a collection in them must not copy it
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+    with multiprocessing.get_context("fork").Pool(jobs, processes.quiet_worker) as pool:
         pending: deque[AsyncResult[bytes]] = deque()
         for task in itertools.chain(head, tasks):
             pending.append(pool.apply_async(_check_task_pickled, (task,)))

@@ -8,6 +8,10 @@ target that cannot be written (a missing folder, a directory, a read-only place)
 error naming the path, not a traceback. A target that is not a regular file (``/dev/null``,
 ``/dev/stdout``, a named pipe) is written to in place: renaming over it would replace the
 device with a file, and what a device receives cannot be half-written into a file anyway.
+
+Every output is UTF-8, and a character UTF-8 cannot carry (a lone surrogate, as an engine's
+JSON reply or a log may hold) is written as its backslash escape: the same policy as the
+console entry point sets for standard output, so no text from outside ends a run.
 """
 
 from __future__ import annotations
@@ -21,6 +25,9 @@ from pathlib import Path
 from typing import TextIO
 
 from baloot_conformance.errors import BalootError
+
+#: How every output encodes a character UTF-8 cannot carry (``\\ud800``, written escaped).
+TEXT_ERRORS = "backslashreplace"
 
 
 class OutputError(BalootError):
@@ -64,7 +71,7 @@ def replaced(
     path = check_target(target, inputs)
     if _is_special(path):  # a device or a pipe: never renamed over, written as it stands
         try:
-            stream = path.open("w", encoding="utf-8", newline="\n")
+            stream = path.open("w", encoding="utf-8", errors=TEXT_ERRORS, newline="\n")
         except OSError as exc:
             raise OutputError(f"{path}: cannot write it: {exc.strerror}") from None
         with stream:
@@ -76,7 +83,7 @@ def replaced(
         raise OutputError(f"{path}: cannot write here: {exc.strerror}") from None
     temp = Path(temp_name)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+        with os.fdopen(handle, "w", encoding="utf-8", errors=TEXT_ERRORS, newline="\n") as stream:
             yield stream
         try:
             _give_mode(temp, path)
