@@ -302,6 +302,8 @@ def test_json_lines_records_and_values() -> None:
         "errors": 1,
         "unreadable": 0,
         "divergences": 3,
+        "stopped": None,
+        "not_checked": [],
         "ok": False,
     }
 

@@ -101,6 +101,10 @@ class RunSummary:
     divergences: int
     unreadable: int = 0
     """Files that could not be read, or whose check stopped before their end."""
+    stopped: str | None = None
+    """Where a ``--fail-fast`` run stopped (``file h3``), or ``None`` when it ran to its end."""
+    not_checked: tuple[str, ...] = ()
+    """The files a stopped run never opened."""
 
     @property
     def ok(self) -> bool:

@@ -9,14 +9,17 @@ processed hand by hand, so a large transcript never sits in memory as a whole.
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from baloot_conformance import btn
 from baloot_conformance.btn import TranscriptReader
 from baloot_conformance.btn.json_form import JsonReader, json_chunks
 from baloot_conformance.btn.writer import format_hand, format_header
-from baloot_conformance.cli.output import replaced
+from baloot_conformance.cli.inputs import TRANSCRIPTS, expand
+from baloot_conformance.cli.output import OutputError, replaced
 from baloot_conformance.errors import BalootError, TranscriptSyntaxError, UnreadableInputError
 from baloot_conformance.importers import BUILT_IN, ENTRY_POINT_GROUP, import_file, importer
 
@@ -89,9 +92,9 @@ def _write_canonical(source: Path, write: Callable[[str], object]) -> None:
 
 def _is_canonical(path: Path) -> bool:
     """Whether ``path`` is in canonical form, compared as its canonical form streams out
-    (nothing is written anywhere)."""
+    (nothing is written anywhere; a compressed file is compared decompressed)."""
     same = True
-    with path.open("rb") as original:
+    with btn.open_source(str(path)) as original:
 
         def compare(text: str) -> None:
             nonlocal same
@@ -103,25 +106,33 @@ def _is_canonical(path: Path) -> bool:
 
 
 def run_fmt(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
-    """Rewrite (or with --check only report) each file: 1 if a file is not canonical (with
-    --check), 2 if a file is missing or not BTN. A rewrite goes through a temporary file, and
-    a symbolic link is followed (the file it points to is rewritten, the link stays)."""
+    """Rewrite (or with --check only report) each file, or each ``.btn`` file below a folder:
+    1 if a file is not canonical (with --check), 2 if a file is missing or not BTN. A rewrite
+    goes through a temporary file, and a symbolic link is followed (the file it points to is
+    rewritten, the link stays). A compressed transcript is checked, never rewritten: its
+    canonical form would lose the compression."""
     status = EXIT_OK
-    for name in args.files:
+    inputs = expand(args.files, TRANSCRIPTS)
+    for name in inputs.names:
         path = Path(name)
         try:
-            if not path.is_file():
-                raise UnreadableInputError(f"{name}: no such file")
+            if name in inputs.problems:
+                raise UnreadableInputError(inputs.problems[name])
             if _is_canonical(path):
                 continue
             if args.check:
                 print(f"would reformat {name}", file=stdout)
                 status = max(status, EXIT_INVALID)
                 continue
+            if name.endswith(btn.COMPRESSED):
+                raise UnreadableInputError(
+                    f"{name}: not canonical, and a compressed file is not rewritten",
+                    hint="decompress it, run fmt on the .btn file, and compress it again",
+                )
             with replaced(path.resolve()) as out:
                 _write_canonical(path, out.write)
             print(f"reformatted {name}", file=stdout)
-        except (TranscriptSyntaxError, UnreadableInputError) as exc:
+        except BalootError as exc:
             print(f"error: {exc}", file=stderr)
             status = EXIT_USAGE
         except OSError as exc:
@@ -158,6 +169,7 @@ def run_convert(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int
         stderr,
         lambda path, write: _convert_one(path, args.to, write),
         lambda path: path.stem + suffix,
+        TRANSCRIPTS if args.to == "json" else (".json",),
     )
 
 
@@ -167,35 +179,70 @@ def _each_file(
     stderr: TextIO,
     convert: Callable[[Path, Callable[[str], object]], object],
     name: Callable[[Path], str],
+    endings: tuple[str, ...],
 ) -> int:
-    """Convert ``args.files`` one by one, streaming: to standard output, or to ``--output``
-    (a file for one input, a folder for several, each result under ``name(path)``), written
-    through a temporary file and never over an input. 2 if an input cannot be converted
-    (reported, the others still converted) or for usage problems."""
-    files = [Path(f) for f in args.files]
-    for path in files:
-        if not path.is_file():
-            print(f"error: {path}: no such file", file=stderr)
-            return EXIT_USAGE
-    output = Path(args.output) if args.output else None
-    if len(files) > 1:
-        if output is None:
-            print("error: several files need --output FOLDER", file=stderr)
-            return EXIT_USAGE
-        output.mkdir(parents=True, exist_ok=True)
+    """Convert ``args.files`` (files, or the files with ``endings`` below a folder) one by
+    one, streaming: to standard output, or to ``--output``, written through a temporary file
+    and never over an input. ``--output`` names a folder when it ends in ``/``, is a folder
+    already, or there are several inputs (each result under ``name(path)``), else a file.
+    2 if an input cannot be converted (reported, the others still converted) or for usage
+    problems, found before anything is written."""
+    inputs = expand(args.files, endings)
+    if inputs.problems:
+        for problem in inputs.problems.values():
+            print(f"error: {problem}", file=stderr)
+        return EXIT_USAGE
+    files = [Path(f) for f in inputs.names]
+    targets = _targets(files, args.output, name)
     status = EXIT_OK
-    for path in files:
+    for path, target in zip(files, targets, strict=True):
         try:
-            if output is None:
+            if target is None:
                 convert(path, stdout.write)
                 continue
-            target = output / name(path) if len(files) > 1 or output.is_dir() else output
             with replaced(target, files) as out:
                 convert(path, out.write)
         except BalootError as exc:
             print(f"error: {exc}", file=stderr)
             status = EXIT_USAGE
     return status
+
+
+def _targets(
+    files: list[Path], output: str | None, name: Callable[[Path], str]
+) -> list[Path | None]:
+    """Where each input's result goes (``None``: standard output), the folder made if need be.
+
+    Raises:
+        OutputError: several inputs and no folder, a folder that is a file or cannot be made,
+            or two inputs whose results would have the same name.
+    """
+    if output is None:
+        if len(files) > 1:
+            raise OutputError("several files need --output FOLDER", hint="e.g. -o out/")
+        return [None]
+    folder = Path(output)
+    if not (len(files) > 1 or output.endswith(("/", os.sep)) or folder.is_dir()):
+        return [folder]
+    if folder.exists() and not folder.is_dir():
+        raise OutputError(
+            f"{output}: a file, not a folder, and the results go into a folder",
+            hint="name a folder (a new one is made), e.g. -o out/",
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"{output}: cannot make the folder: {exc.strerror}") from None
+    targets: dict[Path, Path] = {}
+    for path in files:
+        target = folder / name(path)
+        if target in targets:
+            raise OutputError(
+                f"{targets[target]} and {path} would both be written to {target}",
+                hint="convert them into separate folders",
+            )
+        targets[target] = path
+    return list(targets)
 
 
 def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -208,4 +255,5 @@ def run_import(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         stderr,
         lambda path, write: write(import_file(args.engine, path)),
         lambda path: path.name.removesuffix(".gz").removesuffix(".json") + ".btn",
+        (".json", ".json.gz"),
     )

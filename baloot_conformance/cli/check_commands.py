@@ -8,7 +8,6 @@ import argparse
 import contextlib
 import functools
 import gc
-import glob
 import importlib
 import io
 import itertools
@@ -20,7 +19,6 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from multiprocessing.pool import AsyncResult
-from pathlib import Path
 from typing import Any, NamedTuple, TextIO, cast
 
 from baloot_conformance import btn, processes
@@ -28,6 +26,7 @@ from baloot_conformance.btn.runs import iter_game_runs, repeats_hand_numbers
 from baloot_conformance.check.hand_check import REQUIRABLE
 from baloot_conformance.check.run import check_hands, check_transcript, ruleset_tag
 from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
+from baloot_conformance.cli.inputs import Inputs, expand
 from baloot_conformance.cli.output import replaced
 from baloot_conformance.errors import BalootError, UnreadableInputError
 from baloot_conformance.report import FORMATS, make_reporter
@@ -172,30 +171,6 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 # --- check --------------------------------------------------------------------------------
 
 
-TRANSCRIPT_ENDINGS = (".btn", *(f".btn{ending}" for ending in btn.COMPRESSED))
-"""The files a folder given to ``check`` contributes."""
-
-
-def _expand(patterns: list[str]) -> list[str]:
-    """Files named, globs expanded in order. A name that matches nothing stays in the list:
-    checking it reports it as a file that cannot be read, in every report format."""
-    files: list[str] = []
-    for pattern in patterns:
-        if Path(pattern).is_dir():  # every transcript below it, compressed or not
-            found = sorted(
-                str(path)
-                for path in Path(pattern).rglob("*")
-                if path.name.endswith(TRANSCRIPT_ENDINGS) and path.is_file()
-            )
-            files.extend(found or [pattern])
-            continue
-        matches = (
-            [] if pattern == "-" or Path(pattern).exists() else glob.glob(pattern, recursive=True)
-        )
-        files.extend(sorted(matches) or [pattern])
-    return files
-
-
 def _required(text: str) -> frozenset[str]:
     names = {n.strip() for n in text.split(",") if n.strip()}
     if "all" in names:
@@ -218,7 +193,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not patterns:
         print("error: no transcript given (name files, globs, or - for stdin)", file=err)
         return _EXIT_USAGE
-    files = _expand(patterns)
+    inputs = expand(patterns)
+    files = inputs.names
     ruleset = _load(args.ruleset) if args.ruleset else None
     header = RunHeader(
         kit_version=__version__,
@@ -245,12 +221,15 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print("error: --scheduler needs --executor dask", file=err)
             return _EXIT_USAGE
         runs = (
-            _run_dask(files, args.ruleset, options, args.jobs, args.scheduler)
+            _run_dask(inputs, args.ruleset, options, args.jobs, args.scheduler)
             if args.executor == "dask"
-            else _run(files, args.ruleset, options, args.jobs)
+            else _run(inputs, args.ruleset, options, args.jobs)
         )
         broken = False  # the file being read stopped at an error: its later runs are dropped
+        opened = 0  # how many of the files the run has reached
+        stopped: str | None = None
         for verdicts, problems, continues in runs:
+            opened += not continues
             if continues and broken:
                 continue  # as a single reader, which stops at the error
             for verdict in verdicts:
@@ -269,6 +248,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 else:
                     errors += 1
                 if args.fail_fast and status != "pass":
+                    stopped = f"{files[opened - 1]} {verdict.position}"
                     break
             broken = bool(problems)  # known once the verdicts are read (they stream)
             for problem in problems:
@@ -278,10 +258,19 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     print(f"error: {problem.message}", file=err)
                 reporter.file_error(problem)
             if args.fail_fast and (failed or errors or unreadable):
+                stopped = stopped or files[opened - 1]
                 break
         progress.clear()
         summary = RunSummary(
-            len(files), passed + failed + errors, passed, failed, errors, divergences, unreadable
+            len(files),
+            passed + failed + errors,
+            passed,
+            failed,
+            errors,
+            divergences,
+            unreadable,
+            stopped,
+            tuple(files[opened:]) if stopped else (),
         )
         reporter.finish(summary)
     if unreadable:
@@ -290,7 +279,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _run(
-    files: list[str], reference: str | None, options: _Options, jobs: int
+    inputs: Inputs, reference: str | None, options: _Options, jobs: int
 ) -> Iterator[tuple[Iterable[HandVerdict | Rendered], list[FileError], bool]]:
     """Verdicts and, once they are read, problems, in file and hand order, each with whether
     it continues the file before it (a run after a file's first).
@@ -301,11 +290,15 @@ def _run(
     in flight, so memory stays bounded whatever the number of hands.
     """
     if jobs == 1:
-        for path in files:
+        for path in inputs.names:
             problems: list[FileError] = []
+            if path in inputs.problems:
+                problems.append(FileError(path, inputs.problems[path]))
+                yield [], problems, False
+                continue
             yield _verdicts(path, reference, options, problems), problems, False
         return
-    tasks = _tasks(files, reference, options)
+    tasks = _tasks(inputs, reference, options)
     head = list(itertools.islice(tasks, 2))
     if len(head) == 1:  # nothing to share out: check it here, streaming
         problems = []
@@ -334,12 +327,13 @@ class Rendered(NamedTuple):
     render_hand`), so that the parent process only writes it."""
 
     status: str
+    position: str
     divergences: int
     line: str
 
 
 def _run_dask(
-    files: list[str], reference: str | None, options: _Options, jobs: int, scheduler: str | None
+    inputs: Inputs, reference: str | None, options: _Options, jobs: int, scheduler: str | None
 ) -> Iterator[tuple[Iterable[HandVerdict | Rendered], list[FileError], bool]]:
     """:func:`_run` on a Dask cluster: the same tasks (runs of whole games), each checked by
     :func:`_check_task` on a worker, the results gathered in order with a bounded number in
@@ -361,7 +355,7 @@ def _run_dask(
     try:
         in_flight = 4 * max(1, len(client.scheduler_info().get("workers", {})))
         pending: deque[Any] = deque()
-        for task in _tasks(files, reference, options):
+        for task in _tasks(inputs, reference, options):
             pending.append(client.submit(_check_task, task, pure=False))
             if len(pending) >= in_flight:
                 yield pending.popleft().result()
@@ -378,13 +372,17 @@ _Result = tuple[list[HandVerdict] | list[Rendered], list[FileError], bool]
 its first run)."""
 
 #: A worker's job: a file, a ruleset reference, the options, and either a run of
-#: whole games cut from the file (its text and first line) or ``None`` for the whole file.
-_Task = tuple[str, str | None, _Options, tuple[bytes, int] | None]
+#: whole games cut from the file (its text and first line), ``None`` for the whole file, or
+#: why the file cannot be read.
+_Task = tuple[str, str | None, _Options, tuple[bytes, int] | str | None]
 _RUN_HANDS = 100  # hands per run, at least: enough to outweigh starting a job
 
 
-def _tasks(files: list[str], reference: str | None, options: _Options) -> Iterator[_Task]:
-    for path in files:
+def _tasks(inputs: Inputs, reference: str | None, options: _Options) -> Iterator[_Task]:
+    for path in inputs.names:
+        if path in inputs.problems:
+            yield path, reference, options, inputs.problems[path]
+            continue
         if path == "-":  # the parent reads standard input; a worker checks it whole
             yield path, reference, options, (sys.stdin.buffer.read(), 1)
             continue
@@ -425,12 +423,12 @@ def _check_task(task: _Task) -> _Result:
     """A worker's job: a whole file, or a run of games cut from one."""
     problems: list[FileError] = []
     run = task[3]
-    continues = run is not None and run[1] > 1
+    continues = isinstance(run, tuple) and run[1] > 1
     if task[2][3]:
         from baloot_conformance.report.jsonl import render_hand
 
         rendered = [
-            Rendered(v.status, len(v.divergences), render_hand(v))
+            Rendered(v.status, v.position, len(v.divergences), render_hand(v))
             for v in _task_verdicts(task, problems)
         ]
         return rendered, problems, continues
@@ -446,6 +444,9 @@ def _check_task_pickled(task: _Task) -> bytes:
 
 def _task_verdicts(task: _Task, problems: list[FileError]) -> Iterator[HandVerdict]:
     path, reference, options, run = task
+    if isinstance(run, str):
+        problems.append(FileError(path, run))
+        return
     if run is None or run[1] == 1:
         source = None if run is None else io.BytesIO(run[0])
         yield from _verdicts(path, reference, options, problems, source)

@@ -72,6 +72,35 @@ def printable(text: str) -> str:
     )
 
 
+def one_line(text: str) -> str:
+    """:func:`printable`, newlines shown as ``\\n`` too: for a name (a file's path, which may
+    hold a newline) on a report line of its own, where it must not start a forged line."""
+    return printable(text).replace("\n", "\\n")
+
+
+def totals(summary: RunSummary) -> str:
+    """The run's totals in words, the same in every human report: ``3 files, 27 hands: 26
+    passed, 1 failed, 0 errors (2 divergences)``, then the files with an error and where a
+    ``--fail-fast`` run stopped. A file error counts among the errors: a run that could not
+    read a file never reads as one without errors."""
+    errors = summary.errors + summary.unreadable
+    words = (
+        f"{plural(summary.files, 'file')}, {plural(summary.hands, 'hand')}: "
+        f"{summary.passed} passed, {summary.failed} failed, {plural(errors, 'error')}"
+        f" ({plural(summary.divergences, 'divergence')})"
+    )
+    if summary.unreadable:
+        words += f"; {plural(summary.unreadable, 'file')} not read to the end"
+    if summary.stopped is not None:
+        words += f"; stopped at {one_line(summary.stopped)} (--fail-fast)"
+        if summary.not_checked:
+            names = ", ".join(one_line(name) for name in summary.not_checked[:3])
+            more = len(summary.not_checked) - 3
+            words += f", {plural(len(summary.not_checked), 'file')} not checked: {names}"
+            words += f" and {more} more" if more > 0 else ""
+    return words
+
+
 def plural(count: int, word: str, words: str | None = None) -> str:
     """``1 hand``, ``2 hands``."""
     return f"{count} {word if count == 1 else (words or word + 's')}"
@@ -93,7 +122,7 @@ def headline(divergence: Divergence, path: str, style: Style = plain) -> str:
     ``style``: ``location``, ``rule``, ``root``, ``after``.
     """
     where = str(divergence.location) if divergence.location else path
-    parts = [style("location", f"{printable(where)}:"), printable(divergence.position)]
+    parts = [style("location", f"{one_line(where)}:"), printable(divergence.position)]
     if divergence.rule_id:
         parts.append(style("rule", printable(divergence.rule_id)))
     parts.append(style("root", "(root)") if divergence.root else style("after", "(after root)"))
@@ -138,7 +167,7 @@ def hand_error(verdict: HandVerdict, style: Style = plain) -> str:
     """``file:line:col: h1 error: why the hand could not be replayed``."""
     where = str(verdict.location) if verdict.location else verdict.path
     reason = printable(verdict.error or "the hand could not be replayed").replace("\n", "\n    ")
-    head = f"{style('location', printable(where) + ':')} {printable(verdict.position)}"
+    head = f"{style('location', one_line(where) + ':')} {printable(verdict.position)}"
     return f"{head} {style('error', 'error')}: {reason}"
 
 

@@ -90,6 +90,8 @@ def summary_record(summary: RunSummary) -> dict[str, Any]:
         "errors": summary.errors,
         "unreadable": summary.unreadable,
         "divergences": summary.divergences,
+        "stopped": summary.stopped,
+        "not_checked": list(summary.not_checked),
         "ok": summary.ok,
     }
 

@@ -12,7 +12,7 @@ import re
 from typing import TextIO
 
 from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
-from baloot_conformance.report.base import FileTally, plural, printable, ruleset_label
+from baloot_conformance.report.base import FileTally, plural, printable, ruleset_label, totals
 
 MAX_SHOWN = 20
 
@@ -108,16 +108,7 @@ class MarkdownReporter:
             digest = f" (digest {md_code(header.ruleset_digest)})" if header.ruleset_digest else ""
             kit = md_text(header.kit_version)
             lines += [f"Checked under {named}{digest} by baloot-conformance {kit}.", ""]
-        lines.append(
-            f"{plural(summary.files, 'file')}, {plural(summary.hands, 'hand')}: "
-            f"{summary.passed} passed, {summary.failed} failed, {plural(summary.errors, 'error')}, "
-            f"{plural(summary.divergences, 'divergence')}"
-            + (
-                f"; {plural(summary.unreadable, 'file')} not read to the end."
-                if summary.unreadable
-                else "."
-            )
-        )
+        lines.append(md_text(totals(summary)) + ".")
         if self._files:
             lines += [
                 "",

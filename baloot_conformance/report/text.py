@@ -17,11 +17,13 @@ from baloot_conformance.report.base import (
     details,
     hand_error,
     headline,
+    one_line,
     plain,
     plural,
     printable,
     ruleset_label,
     stopped_note,
+    totals,
     unchecked_note,
 )
 from baloot_conformance.report.diagram import render
@@ -74,7 +76,7 @@ class TextReporter:
             counts = f"{plural(verdict.events, 'event')}, {plural(verdict.claims, 'claim')}"
             where = str(verdict.location) if verdict.location else verdict.path
             status = style(verdict.status, verdict.status)
-            self._line(f"{printable(where)}: {printable(verdict.position)} {status} ({counts})")
+            self._line(f"{one_line(where)}: {printable(verdict.position)} {status} ({counts})")
         if verdict.status == "error":
             self._line(hand_error(verdict, style))
         for divergence in verdict.divergences:
@@ -89,7 +91,7 @@ class TextReporter:
         if verdict.unchecked:
             where = str(verdict.location) if verdict.location else verdict.path
             self._line(
-                f"{printable(where)}: {printable(verdict.position)} {unchecked_note(verdict)}"
+                f"{one_line(where)}: {printable(verdict.position)} {unchecked_note(verdict)}"
             )
         self._out.flush()
 
@@ -118,16 +120,9 @@ class TextReporter:
         if tally.partial:
             parts.append(f"{tally.partial} partly unchecked")
         word = self._style("pass", "PASS") if tally.ok else self._style("fail", "FAIL")
-        self._line(f"{word} {printable(tally.path)}  {', '.join(parts)}")
+        self._line(f"{word} {one_line(tally.path)}  {', '.join(parts)}")
 
     def finish(self, summary: RunSummary) -> None:
         self._end_file()
-        totals = (
-            f"{plural(summary.files, 'file')}, {plural(summary.hands, 'hand')}: "
-            f"{summary.passed} passed, {summary.failed} failed, {plural(summary.errors, 'error')}"
-            f" ({plural(summary.divergences, 'divergence')})"
-        )
-        if summary.unreadable:
-            totals += f"; {plural(summary.unreadable, 'file')} not read to the end"
-        self._line(self._style("pass" if summary.ok else "fail", totals))
+        self._line(self._style("pass" if summary.ok else "fail", totals(summary)))
         self._out.flush()
