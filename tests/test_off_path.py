@@ -147,3 +147,73 @@ def test_a_file_name_cannot_forge_a_report_line(tmp_path: Path) -> None:
     assert code == 1
     assert not [line for line in out.splitlines() if line.startswith("PASS")]
     assert "x\\nPASS all.btn" in out
+
+
+# --- rulesets: a tag names a shipped ruleset and its major version ------------------------
+
+
+@pytest.mark.parametrize(
+    ("reference", "expected"),
+    [
+        ("saudi@3", "'saudi@3' asks for saudi 3.x, but this kit has saudi 1.1.0 only"),
+        ("saudi@0", "'saudi@0' asks for saudi 0.x, but this kit has saudi 1.1.0 only"),
+        ("saudi@x", "'saudi@x': what follows '@' is a major version, a number"),
+        ("majlis@1", "'majlis@1' asks for majlis 1.x, but this kit has majlis 2.0.0 only"),
+    ],
+)
+def test_a_major_version_that_does_not_exist_is_refused(
+    tmp_path: Path, reference: str, expected: str
+) -> None:
+    code, out, err = run("check", GOOD, "--ruleset", reference)
+    assert (code, out) == (2, "") and expected in err
+    tagged = tmp_path / "tagged.btn"
+    tagged.write_text(
+        GOOD.read_text(encoding="utf-8").replace('"saudi@1"', f'"{reference}"'), encoding="utf-8"
+    )
+    for jobs in ("1", "2"):
+        code, out, _ = run("check", tagged, "--jobs", jobs)
+        assert code == 2 and f"{tagged}:2:1: [Ruleset {reference!r}]: {expected}" in out
+        assert " passed" in out and "0 hands" in out
+
+
+def test_the_major_version_shipped_is_accepted() -> None:
+    assert run("check", GOOD, "--ruleset", "saudi@1")[0] == 0
+    assert run("check", GOOD, "--ruleset", "majlis@2")[0] in (0, 1)  # judged, not refused
+
+
+def test_a_transcript_cannot_name_a_file(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("password: hunter2\n", encoding="utf-8")
+    tagged = tmp_path / "tagged.btn"
+    tagged.write_text(
+        GOOD.read_text(encoding="utf-8").replace('"saudi@1"', f'"{secret}"'), encoding="utf-8"
+    )
+    for argv in (["check", tagged, "--jobs", "1"], ["check", tagged, "--jobs", "2"]):
+        code, out, err = run(*argv, "--format", "json")
+        assert code == 2 and "is a path: a transcript names a shipped ruleset id" in out
+        assert "hunter2" not in out + err and "password" not in out + err
+    code, _, err = run("show", tagged)
+    assert code == 2 and "is a path" in err
+    # the same file given on the command line is the user's own choice: it is read
+    code, _, err = run("check", GOOD, "--ruleset", secret)
+    assert code == 2 and "format: missing" in err
+
+
+# --- show draws only what the replay reached ----------------------------------------------
+
+
+def test_show_never_draws_a_trick_the_replay_did_not_reach() -> None:
+    for trick in ("6", "7", "8"):
+        code, out, err = run("show", BAD, "--hand", "3", "--trick", trick, "--ascii")
+        assert (code, out) == (2, "")
+        assert f"the replay of h3 stops before h3.t{trick}.p1" in err
+    code, out, _ = run("show", BAD, "--hand", "3", "--trick", "5", "--ascii")
+    assert code == 0 and "trick 5" in out and "S played 10S!" in out  # where it stopped
+
+
+def test_show_on_a_hand_with_no_dealer(tmp_path: Path) -> None:
+    no_dealer = tmp_path / "no-dealer.btn"
+    lines = GOOD.read_text(encoding="utf-8").splitlines(keepends=True)
+    no_dealer.write_text("".join(x for x in lines if not x.startswith("dealer")), "utf-8")
+    code, out, err = run("show", no_dealer, "--trick", "2")
+    assert (code, out) == (2, "") and "no 'dealer' line" in err and "Traceback" not in err

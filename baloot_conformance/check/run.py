@@ -12,6 +12,7 @@ hand at any position, to ask what is legal there.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -26,7 +27,8 @@ from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import Seat
 from baloot_conformance.engine.trace import Trace
-from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.errors import BalootError, Location, UnreadableInputError
+from baloot_conformance.rules.loading import load_shipped_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
 
 
@@ -34,7 +36,7 @@ from baloot_conformance.rules.ruleset import Ruleset
 def _shipped_ruleset(reference: str) -> Ruleset:
     """A ruleset named by a file's tag, loaded once per process (a run checks many files
     under the same few rulesets)."""
-    return load_ruleset(reference)
+    return load_shipped_ruleset(reference)
 
 
 def check_transcript(
@@ -62,11 +64,27 @@ def check_transcript(
 
 
 def ruleset_of(reader: btn.TranscriptReader) -> Ruleset:
-    """The ruleset a transcript names in its ``[Ruleset]`` tag."""
-    return _shipped_ruleset(ruleset_tag(reader))
+    """The ruleset a transcript names in its ``[Ruleset]`` tag: a shipped id only.
+
+    Raises:
+        UnreadableInputError: the tag names no shipped ruleset (or a path, or a major version
+            the kit does not have), located at the tag.
+    """
+    tag = next((t for t in reader.header if isinstance(t, btn.Tag) and t.name == "Ruleset"), None)
+    try:
+        return _shipped_ruleset(tag.value if tag else "")
+    except BalootError as exc:
+        if tag is None:
+            raise
+        raise UnreadableInputError(
+            f"[Ruleset {tag.value!r}]: {exc.message}",
+            location=Location(reader.path, tag.line, tag.column),
+            hint=exc.hint,
+        ) from None
 
 
 def ruleset_tag(reader: btn.TranscriptReader) -> str:
+    """The value of the transcript's ``[Ruleset]`` tag (empty when it has none)."""
     tags = {t.name: t.value for t in reader.header if isinstance(t, btn.Tag)}
     return tags.get("Ruleset", "")
 
@@ -170,10 +188,12 @@ def replay_to(hands: Sequence[btn.Hand], rules: Ruleset, position: str) -> Hand:
 
 def table_at(hands: Sequence[btn.Hand], rules: Ruleset, number: int, trick: int) -> Table:
     """The table of hand ``number`` at trick ``trick``: its first three cards on the table
-    and its last one shown as the card played, with what the ruleset allowed there.
+    and its last one shown as the card played, with what the ruleset allowed there. When the
+    replay stops inside that trick (at an illegal card), the table at the card it stops at.
 
     Raises:
-        NoSuchMoment: no such hand, or the hand has fewer tricks.
+        NoSuchMoment: no such hand, the hand has fewer tricks, or its replay stopped before
+            that trick's last card (the table is never drawn from a replay that went wrong).
     """
     index = next((i for i, hand in enumerate(hands) if hand.number == number), None)
     if index is None:
@@ -185,11 +205,14 @@ def table_at(hands: Sequence[btn.Hand], rules: Ruleset, number: int, trick: int)
         raise NoSuchMoment(f"tricks are numbered from 1, not {trick}")
     if len(plays) < 4 * trick:
         raise NoSuchMoment(f"hand {number} has {len(plays) // 4} complete tricks, not {trick}")
-    last = plays[4 * trick - 1]
-    _, checker = _replayed_before(hands, index, last, rules)
-    item = hand.items[last]
-    assert isinstance(item, btn.Play) and checker.engine is not None
-    return table_of(checker.engine, number, item.card)
+    cards = [hand.items[at] for at in plays[4 * trick - 4 : 4 * trick]]
+    for card in reversed(cards[1:]):  # the last card the replay reaches, if it stops inside
+        assert isinstance(card, btn.Play)
+        with contextlib.suppress(NoSuchMoment):
+            return table_of(replay_to(hands, rules, card.position), number, card.card)
+    first = cards[0]
+    assert isinstance(first, btn.Play)
+    return table_of(replay_to(hands, rules, first.position), number, first.card)
 
 
 def _replayed_before(

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple, TextIO, cast
 from baloot_conformance import btn, processes
 from baloot_conformance.btn.runs import iter_game_runs, repeats_hand_numbers
 from baloot_conformance.check.hand_check import REQUIRABLE
-from baloot_conformance.check.run import check_hands, check_transcript, ruleset_tag
+from baloot_conformance.check.run import check_hands, check_transcript, ruleset_of, ruleset_tag
 from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
 from baloot_conformance.cli.inputs import Inputs, expand
 from baloot_conformance.cli.output import replaced
@@ -402,6 +402,7 @@ def _game_runs(path: str) -> tuple[str, Iterator[tuple[bytes, int]]] | None:
     try:
         with btn.TranscriptReader(path) as reader:
             tag = ruleset_tag(reader)
+            ruleset_of(reader)  # a tag that names no shipped ruleset: reported whole
         with btn.open_source(path) as stream:
             if repeats_hand_numbers(stream):
                 return None

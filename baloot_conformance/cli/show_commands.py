@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from baloot_conformance.btn import TranscriptReader
-from baloot_conformance.check.run import NoSuchMoment, ruleset_tag, table_at
+from baloot_conformance.check.run import NoSuchMoment, ruleset_of, table_at
 from baloot_conformance.report.diagram import render
 from baloot_conformance.rules.loading import load_ruleset
 
@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     with TranscriptReader(Path(args.file), args.file) as reader:
-        rules = load_ruleset(args.ruleset or ruleset_tag(reader))
+        rules = load_ruleset(args.ruleset) if args.ruleset else ruleset_of(reader)
         hands = list(reader)
     number = args.hand if args.hand is not None else (hands[0].number if hands else 1)
     try:

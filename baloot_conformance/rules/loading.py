@@ -106,7 +106,7 @@ def _locate(reference: str, relative_to: Path | None, where: Location | None) ->
         if relative_to is not None and not candidate.is_absolute():
             candidate = relative_to / candidate
         return candidate
-    name = reference.split("@", 1)[0]
+    name, _ = split_reference(reference, where)
     shipped = shipped_rulesets()
     if name in shipped:
         return shipped[name]
@@ -120,12 +120,41 @@ def _locate(reference: str, relative_to: Path | None, where: Location | None) ->
     )
 
 
-def _required_major(reference: str) -> int | None:
-    if "@" in reference and not _is_path_reference(reference):
-        tail = reference.split("@", 1)[1]
-        if tail.isdigit():
-            return int(tail)
-    return None
+def split_reference(reference: str, where: Location | None = None) -> tuple[str, int | None]:
+    """A shipped ruleset's id and the major version asked for: ``saudi@1`` -> ``("saudi",
+    1)``, ``saudi`` -> ``("saudi", None)``.
+
+    Raises:
+        UnreadableInputError (SpecError with ``where``): what follows ``@`` is not a number.
+    """
+    name, at, tail = reference.partition("@")
+    if not at:
+        return name, None
+    if not (tail.isascii() and tail.isdigit()) or len(tail) > 4:
+        error = UnreadableInputError if where is None else SpecError
+        raise error(
+            f"{reference!r}: what follows '@' is a major version, a number",
+            location=where,
+            hint=f"write {name}@1 for version 1.x, or {name} for the version shipped",
+        )
+    return name, int(tail)
+
+
+def _check_major(reference: str, version: str, where: Location | None) -> None:
+    """``reference`` (``saudi@3``) asks for the major version of ``version`` (``1.1.0``), or
+    it is an error naming the version there is: a transcript written for another major
+    version of a ruleset is never judged under this one."""
+    name, major = split_reference(reference, where)
+    shipped = version.split(".")[0]
+    if major is None or shipped == str(major):
+        return
+    error = UnreadableInputError if where is None else SpecError
+    raise error(
+        f"{reference!r} asks for {name} {major}.x, but this kit has {name} {version} only",
+        location=where,
+        hint=f"write {name}@{shipped} to be judged under {name} {version}, "
+        f"or use a kit that ships {name} {major}.x",
+    )
 
 
 def _resolve(path: Path, chain: tuple[Path, ...], where: Location | None) -> _Document:
@@ -169,13 +198,8 @@ def _resolve(path: Path, chain: tuple[Path, ...], where: Location | None) -> _Do
         )
     base = _resolve(base_path, (*chain, resolved_path), base_where)
     _check_overrides(base, doc)
-    major = _required_major(base_ref)
-    base_version = str(base.data.get("version", ""))
-    if major is not None and base_version.split(".")[0] != str(major):
-        raise SpecError(
-            f"{base_ref!r} asks for major version {major}, but the base is {base_version}",
-            location=base_where,
-        )
+    if not _is_path_reference(base_ref):
+        _check_major(base_ref, str(base.data.get("version", "")), base_where)
     return _overlay(base, doc)
 
 
@@ -292,6 +316,8 @@ def _load_path_checked(reference: str | Path) -> _Document:
             hint="give a shipped ruleset id (see 'baloot-conformance spec list') or a .yaml file",
         )
     doc = _resolve(path, (), None)
+    if isinstance(reference, str):
+        _check_major(reference, str(doc.data.get("version", "")), None)
     _check_valid(doc)
     return doc
 
@@ -384,6 +410,23 @@ def load_ruleset(reference: str | Path) -> Ruleset:
     doc = _load_checked(reference)
     digest = "sha256:" + hashlib.sha256(canonical_json(doc.data).encode("utf-8")).hexdigest()
     return typed_ruleset(doc.data, doc.path, doc.lineage, digest)
+
+
+def load_shipped_ruleset(reference: str) -> Ruleset:
+    """:func:`load_ruleset` for a name that comes from a file (a transcript's ``[Ruleset]``
+    tag, a fixture's): a shipped id, with or without ``@major``, never a path, so that a
+    transcript cannot make the kit read a file of its choosing into a report.
+
+    Raises:
+        UnreadableInputError: ``reference`` is a path, an unknown id, or asks for a major
+            version this kit does not have.
+    """
+    if _is_path_reference(reference):
+        raise UnreadableInputError(
+            f"{reference!r} is a path: a transcript names a shipped ruleset id (saudi@1)",
+            hint="to check it under a ruleset file of yours, give --ruleset PATH",
+        )
+    return load_ruleset(reference)
 
 
 def isolate(base: Ruleset, changes: Mapping[str, Mapping[str, Any]]) -> Ruleset | None:
