@@ -32,6 +32,7 @@ def run(*argv: str | Path) -> tuple[int, str, str]:
 def test_an_output_ending_in_a_slash_is_a_folder_with_one_input(
     tmp_path: Path, command: str
 ) -> None:
+    args: list[str | Path]
     if command == "import":
         args, made = ["import", "--from", "majlis", MAJLIS[0]], MAJLIS[0].name[: -len(".json.gz")]
     else:
@@ -188,8 +189,8 @@ def test_a_transcript_cannot_name_a_file(tmp_path: Path) -> None:
     tagged.write_text(
         GOOD.read_text(encoding="utf-8").replace('"saudi@1"', f'"{secret}"'), encoding="utf-8"
     )
-    for argv in (["check", tagged, "--jobs", "1"], ["check", tagged, "--jobs", "2"]):
-        code, out, err = run(*argv, "--format", "json")
+    for jobs in ("1", "2"):
+        code, out, err = run("check", tagged, "--jobs", jobs, "--format", "json")
         assert code == 2 and "is a path: a transcript names a shipped ruleset id" in out
         assert "hunter2" not in out + err and "password" not in out + err
     code, _, err = run("show", tagged)
@@ -217,3 +218,206 @@ def test_show_on_a_hand_with_no_dealer(tmp_path: Path) -> None:
     no_dealer.write_text("".join(x for x in lines if not x.startswith("dealer")), "utf-8")
     code, out, err = run("show", no_dealer, "--trick", "2")
     assert (code, out) == (2, "") and "no 'dealer' line" in err and "Traceback" not in err
+
+
+def test_a_profile_extends_only_within_its_folder(tmp_path: Path) -> None:
+    (tmp_path / "inside").mkdir()
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("password: hunter2\n", encoding="utf-8")
+    for reference in ("../secret.yaml", str(secret)):
+        profile = tmp_path / "inside" / "mine.yaml"
+        profile.write_text(
+            f'format: baloot-ruleset/1\nid: mine\nversion: "1.0.0"\nextends: {reference}\n',
+            encoding="utf-8",
+        )
+        code, _, err = run("check", GOOD, "--ruleset", profile)
+        assert code == 2 and "outside the profile's folder" in err and "hunter2" not in err
+
+
+# --- signals: a stopped run leaves nothing behind -----------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(child) for child in found]
+
+
+def _gone(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "State:\tZ" in status
+
+
+@pytest.mark.parametrize(("how", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_stopped_run_leaves_the_old_report_and_no_process(
+    tmp_path: Path, how: str, code: int, jobs: str
+) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    report = tmp_path / "report.txt"
+    report.write_text("the old report\n", encoding="utf-8")
+    pipe = tmp_path / "feed.btn"
+    os.mkfifo(pipe)
+    check = subprocess.Popen(
+        [sys.executable, "-m", "baloot_conformance", "check", *[str(GOOD)] * 8, str(pipe),
+         "--jobs", jobs, "-o", str(report)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        # as from a terminal: a test runner may have left Ctrl-C ignored, which a child keeps
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    with pipe.open("w", encoding="utf-8") as feed:  # returns once check reads the pipe
+        feed.write(GOOD.read_text(encoding="utf-8")[:400])
+        feed.flush()
+        workers = _children(check.pid)
+        assert len(workers) == (2 if jobs == "2" else 0)
+        for _ in range(20):
+            if how == "SIGINT":  # Ctrl-C: the terminal signals the whole process group
+                os.killpg(check.pid, signal.SIGINT)
+            else:
+                check.send_signal(signal.SIGTERM)
+            try:
+                _, err = check.communicate(timeout=3)
+                break
+            except subprocess.TimeoutExpired:
+                # CPython runs a signal's handler between bytecodes: one that arrives just
+                # before a blocking read waits for the read to end. Signal again, as a user
+                # presses Ctrl-C again; what is measured is how the run ends, not when.
+                continue
+    assert check.returncode == code
+    assert b"Traceback" not in err and err.strip().splitlines()[-1] in (
+        b"interrupted",
+        b"terminated",
+    )
+    assert report.read_text(encoding="utf-8") == "the old report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["feed.btn", "report.txt"]
+    deadline = time.monotonic() + 30  # a bound on the wait, not a measure
+    while not all(map(_gone, workers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(map(_gone, workers))
+
+
+# --- outputs: every failure is a message, every verdict an exit code ----------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", str(BAD)],
+        ["check", str(BAD), "--format", "json"],
+        ["fixtures", "lint", str(BAD)],
+        ["spec", "validate", str(ROOT / "README.md")],
+        ["fmt", "--check", *["{untidy}"] * 300],
+    ],
+)
+def test_a_closed_pipe_never_turns_a_verdict_green(tmp_path: Path, argv: list[str]) -> None:
+    import subprocess
+    import sys
+
+    untidy = tmp_path / "untidy.btn"
+    untidy.write_text(GOOD.read_text(encoding="utf-8").replace("dealer N", "dealer  N"), "utf-8")
+    argv = [a.replace("{untidy}", str(untidy)) for a in argv]
+    alone = subprocess.run(
+        [sys.executable, "-m", "baloot_conformance", *argv], capture_output=True, check=False
+    )
+    piped = subprocess.Popen(
+        [sys.executable, "-m", "baloot_conformance", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert piped.stdout is not None and piped.stderr is not None
+    piped.stdout.close()  # like '| true': nothing reads the report
+    err = piped.stderr.read()
+    assert piped.wait() == alone.returncode != 0
+    assert b"Traceback" not in err and b"Broken pipe" not in err
+
+
+def test_a_usage_error_leaves_the_old_report(tmp_path: Path) -> None:
+    report = tmp_path / "report.txt"
+    report.write_text("the old report\n", encoding="utf-8")
+    code, _, err = run("check", GOOD, "--scheduler", "tcp://x:1", "-o", report)
+    assert code == 2 and "--scheduler needs --executor dask" in err
+    assert report.read_text(encoding="utf-8") == "the old report\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", str(GOOD), "-o", "{out}"],
+        ["generate", "--games", "3", "-o", "{out}"],
+        ["convert", "--to", "json", str(GOOD), "-o", "{out}"],
+    ],
+)
+def test_a_full_disk_is_a_message_naming_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> None:
+    import errno
+
+    class Full(io.StringIO):
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def fdopen(handle: int, *args: object, **kwargs: object) -> io.StringIO:
+        os.close(handle)
+        return Full()
+
+    monkeypatch.setattr(os, "fdopen", fdopen)  # what the output's temporary file opens with
+    target = tmp_path / "out.txt"
+    target.write_text("the old output\n", encoding="utf-8")
+    code, _, err = run(*(a.replace("{out}", str(target)) for a in argv))
+    assert code == 2 and f"{target}: cannot write it: No space left on device" in err
+    assert "Traceback" not in err
+    assert target.read_text(encoding="utf-8") == "the old output\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def test_an_output_link_is_followed(tmp_path: Path) -> None:
+    real = tmp_path / "real.txt"
+    link = tmp_path / "link.txt"
+    link.symlink_to(real.name)
+    assert run("check", GOOD, "-o", link)[0] == 0
+    assert link.is_symlink() and "9 passed" in real.read_text(encoding="utf-8")
+
+
+# --- streams: read once, as they come -------------------------------------------------------
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_pipe_or_standard_input_is_read_once_as_a_stream(tmp_path: Path, jobs: str) -> None:
+    import subprocess
+    import sys
+    import threading
+
+    pipe = tmp_path / "feed.btn"
+    os.mkfifo(pipe)
+    text = BAD.read_text(encoding="utf-8")
+
+    def feed() -> None:
+        with pipe.open("w", encoding="utf-8") as stream:
+            stream.write(text)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    code, out, _ = run("check", GOOD, pipe, GOOD, "--jobs", jobs)
+    writer.join(timeout=60)
+    assert code == 1 and f"FAIL {pipe}  9 hands" in out
+    assert out.count(f"PASS {GOOD}") == 2
+
+    # standard input streams: the first verdict is out before the input ends
+    check = subprocess.Popen(
+        [sys.executable, "-m", "baloot_conformance", "check", "-", "--jobs", jobs],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    assert check.stdin is not None and check.stdout is not None
+    check.stdin.write(text.encode())
+    check.stdin.flush()
+    first = check.stdout.readline()  # the input is still open
+    assert first.startswith(b"-:") and b"(root)" in first
+    check.stdin.close()
+    assert check.wait(timeout=60) == 1

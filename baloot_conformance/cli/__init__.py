@@ -16,7 +16,7 @@ import gc
 import io
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn, TextIO
+from typing import NoReturn, TextIO, cast
 
 from baloot_conformance import build_kind, processes
 from baloot_conformance.cli import (
@@ -27,6 +27,7 @@ from baloot_conformance.cli import (
     spec_commands,
     suite_commands,
 )
+from baloot_conformance.cli.output import Unbroken
 from baloot_conformance.errors import BalootError
 from baloot_conformance.version import __version__
 
@@ -86,9 +87,15 @@ def main(
         parser.print_help(err)
         return EXIT_USAGE
     try:
-        return handler(args, out, err)
+        # Standard output that a closed pipe (`... | head -1`) does not stop: every command
+        # runs to its end and its exit code keeps the verdict, whatever became of the output.
+        return handler(args, cast(TextIO, Unbroken(out)), err)
     except BalootError as exc:
         print(f"error: {exc}", file=err)
+        return EXIT_USAGE
+    except OSError as exc:  # a file a command made or removed (a folder, an old page)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror or exc}", file=err)
         return EXIT_USAGE
     except processes.Terminated:
         print("terminated", file=err)
@@ -96,8 +103,6 @@ def main(
     except KeyboardInterrupt:
         print("interrupted", file=err)
         return 130
-    except BrokenPipeError:  # e.g. piped into `head`
-        return EXIT_OK
 
 
 def run() -> NoReturn:

@@ -17,16 +17,15 @@ import pickle
 import sys
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
-from multiprocessing.pool import AsyncResult
-from typing import Any, NamedTuple, TextIO, cast
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Literal, NamedTuple, TextIO, cast
 
 from baloot_conformance import btn, processes
 from baloot_conformance.btn.runs import iter_game_runs, repeats_hand_numbers
 from baloot_conformance.check.hand_check import REQUIRABLE
 from baloot_conformance.check.run import check_hands, check_transcript, ruleset_of, ruleset_tag
 from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
-from baloot_conformance.cli.inputs import Inputs, expand
+from baloot_conformance.cli.inputs import Inputs, expand, is_stream
 from baloot_conformance.cli.output import replaced
 from baloot_conformance.errors import BalootError, UnreadableInputError
 from baloot_conformance.report import FORMATS, make_reporter
@@ -188,6 +187,9 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.jobs < 1:
         print("error: --jobs must be at least 1", file=err)
         return _EXIT_USAGE
+    if args.scheduler and args.executor != "dask":
+        print("error: --scheduler needs --executor dask", file=err)
+        return _EXIT_USAGE
     required = _required(args.require)
     patterns = args.files or (["-"] if not sys.stdin.isatty() else [])
     if not patterns:
@@ -202,8 +204,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ruleset_version=ruleset.version if ruleset else None,
         ruleset_digest=ruleset.digest if ruleset else None,
     )
-    unbroken = cast(TextIO, Unbroken(out))
-    target = replaced(args.output, files) if args.output else contextlib.nullcontext(unbroken)
+    target = replaced(args.output, files) if args.output else contextlib.nullcontext(out)
     with target as stream:
         color = (
             not args.output
@@ -217,9 +218,6 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         passed = failed = errors = divergences = unreadable = 0
         pictures = args.diagram or args.format == "html"
         options = (required, pictures, not args.reference_replay, args.format == "json")
-        if args.scheduler and args.executor != "dask":
-            print("error: --scheduler needs --executor dask", file=err)
-            return _EXIT_USAGE
         runs = (
             _run_dask(inputs, args.ruleset, options, args.jobs, args.scheduler)
             if args.executor == "dask"
@@ -306,13 +304,32 @@ def _run(
         return
     gc.freeze()  # the workers inherit the heap: a collection in them must not copy it
     with multiprocessing.get_context("fork").Pool(jobs, processes.quiet_worker) as pool:
-        pending: deque[AsyncResult[bytes]] = deque()
-        for task in itertools.chain(head, tasks):
-            pending.append(pool.apply_async(_check_task_pickled, (task,)))
-            if len(pending) >= 3 * jobs:
-                yield pickle.loads(pending.popleft().get())
-        while pending:
-            yield pickle.loads(pending.popleft().get())
+
+        def submit(task: _Task) -> Callable[[], _Result]:
+            result = pool.apply_async(_check_task_pickled, (task,))
+            return lambda: cast(_Result, pickle.loads(result.get()))
+
+        yield from _in_order(itertools.chain(head, tasks), submit, 3 * jobs)
+
+
+def _in_order(
+    tasks: Iterable[_Task], submit: Callable[[_Task], Callable[[], _Result]], in_flight: int
+) -> Iterator[tuple[Iterable[HandVerdict | Rendered], list[FileError], bool]]:
+    """The tasks' results in order, at most ``in_flight`` submitted ahead. A stream (standard
+    input, a pipe) is read once, here, as it comes, after the results before it."""
+    pending: deque[Callable[[], _Result]] = deque()
+    for task in tasks:
+        if task[3] == _STREAM:
+            while pending:
+                yield pending.popleft()()
+            problems: list[FileError] = []
+            yield _verdicts(task[0], task[1], task[2], problems), problems, False
+            continue
+        pending.append(submit(task))
+        if len(pending) >= in_flight:
+            yield pending.popleft()()
+    while pending:
+        yield pending.popleft()()
 
 
 _Options = tuple[frozenset[str], bool, bool, bool]
@@ -354,13 +371,11 @@ def _run_dask(
         client = distributed.Client(cluster)
     try:
         in_flight = 4 * max(1, len(client.scheduler_info().get("workers", {})))
-        pending: deque[Any] = deque()
-        for task in _tasks(inputs, reference, options):
-            pending.append(client.submit(_check_task, task, pure=False))
-            if len(pending) >= in_flight:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
+
+        def submit(task: _Task) -> Callable[[], _Result]:
+            return cast(Callable[[], _Result], client.submit(_check_task, task, pure=False).result)
+
+        yield from _in_order(_tasks(inputs, reference, options), submit, in_flight)
     finally:
         client.close()
         if cluster is not None:
@@ -371,20 +386,23 @@ _Result = tuple[list[HandVerdict] | list[Rendered], list[FileError], bool]
 """A worker's verdicts, the file's problems, and whether the run continues a file (after
 its first run)."""
 
+_STREAM: Literal["stream"] = "stream"
+"""A task's last part for a stream (standard input, a pipe): the parent reads it itself."""
+
 #: A worker's job: a file, a ruleset reference, the options, and either a run of
-#: whole games cut from the file (its text and first line), ``None`` for the whole file, or
-#: why the file cannot be read.
-_Task = tuple[str, str | None, _Options, tuple[bytes, int] | str | None]
+#: whole games cut from the file (its text and first line), ``None`` for the whole file,
+#: :data:`_STREAM`, or why the file cannot be read (a :class:`FileError`).
+_Task = tuple[str, str | None, _Options, tuple[bytes, int] | FileError | Literal["stream"] | None]
 _RUN_HANDS = 100  # hands per run, at least: enough to outweigh starting a job
 
 
 def _tasks(inputs: Inputs, reference: str | None, options: _Options) -> Iterator[_Task]:
     for path in inputs.names:
         if path in inputs.problems:
-            yield path, reference, options, inputs.problems[path]
+            yield path, reference, options, FileError(path, inputs.problems[path])
             continue
-        if path == "-":  # the parent reads standard input; a worker checks it whole
-            yield path, reference, options, (sys.stdin.buffer.read(), 1)
+        if is_stream(path):  # read once, as it comes: never cut, never sent to a worker
+            yield path, reference, options, _STREAM
             continue
         runs = _game_runs(path)
         if runs is None:
@@ -445,8 +463,11 @@ def _check_task_pickled(task: _Task) -> bytes:
 
 def _task_verdicts(task: _Task, problems: list[FileError]) -> Iterator[HandVerdict]:
     path, reference, options, run = task
-    if isinstance(run, str):
-        problems.append(FileError(path, run))
+    if isinstance(run, FileError):
+        problems.append(run)
+        return
+    if isinstance(run, str):  # a stream
+        yield from _verdicts(path, reference, options, problems)
         return
     if run is None or run[1] == 1:
         source = None if run is None else io.BytesIO(run[0])
@@ -478,42 +499,10 @@ def _verdicts(
     try:
         ruleset = _load(reference) if reference else None
         if source is None:
-            source = io.BytesIO(sys.stdin.buffer.read()) if path == "-" else path
+            source = sys.stdin.buffer if path == "-" else path
         yield from check_transcript(source, path, ruleset, *options[:3])
     except BalootError as exc:
         problems.append(FileError(path, str(exc)))
-
-
-class Unbroken(io.TextIOBase):
-    """Standard output that a closed pipe (``check ... | head``) does not stop: the rest of
-    the report is dropped, the check runs to its end, and the exit code tells its verdict."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self._stream: TextIO | None = stream
-
-    def write(self, text: str) -> int:
-        if self._stream is not None:
-            try:
-                self._stream.write(text)
-            except BrokenPipeError:
-                self._drop()
-        return len(text)
-
-    def flush(self) -> None:
-        if self._stream is not None:
-            try:
-                self._stream.flush()
-            except BrokenPipeError:
-                self._drop()
-
-    def isatty(self) -> bool:
-        return self._stream is not None and self._stream.isatty()
-
-    def _drop(self) -> None:
-        self._stream = None
-        with contextlib.suppress(OSError):  # stop Python's own flush at exit from failing
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
 
 
 class Progress:

@@ -17,12 +17,14 @@ console entry point sets for standard output, so no text from outside ends a run
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 from baloot_conformance.errors import BalootError
 
@@ -35,8 +37,11 @@ class OutputError(BalootError):
 
 
 def check_target(target: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]]) -> Path:
-    """``target`` as a path, refused when it is one of ``inputs`` or cannot be written."""
+    """``target`` as a path (a symbolic link resolved: its file is the one written), refused
+    when it is one of ``inputs`` or cannot be written."""
     path = Path(target)
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     for source in inputs:
         if str(source) == "-":
             continue
@@ -63,36 +68,82 @@ def replaced(
     target: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = ()
 ) -> Iterator[TextIO]:
     """A text stream whose content replaces ``target`` when the block ends normally (UTF-8,
-    ``\\n`` line ends); on an exception the target is left untouched.
+    ``\\n`` line ends); on an exception the target is left untouched. A symbolic link is
+    followed: the file it points to is replaced, the link stays.
 
     Raises:
-        OutputError: ``target`` is one of ``inputs``, or cannot be written.
+        OutputError: ``target`` is one of ``inputs``, or cannot be written (a missing or
+            read-only folder, a full disk, ...), raised by the stream's writes too.
     """
     path = check_target(target, inputs)
-    if _is_special(path):  # a device or a pipe: never renamed over, written as it stands
-        try:
-            stream = path.open("w", encoding="utf-8", errors=TEXT_ERRORS, newline="\n")
-        except OSError as exc:
-            raise OutputError(f"{path}: cannot write it: {exc.strerror}") from None
-        with stream:
-            yield stream
-        return
+    temp: Path | None = None
     try:
-        handle, temp_name = tempfile.mkstemp(prefix=f".{path.name[:50]}.", dir=path.parent or ".")
+        if _is_special(path):  # a device or a pipe: never renamed over, written as it stands
+            raw = path.open("w", encoding="utf-8", errors=TEXT_ERRORS, newline="\n")
+        else:
+            handle, name = tempfile.mkstemp(prefix=f".{path.name[:50]}.", dir=path.parent)
+            temp = Path(name)
+            raw = os.fdopen(handle, "w", encoding="utf-8", errors=TEXT_ERRORS, newline="\n")
     except OSError as exc:
-        raise OutputError(f"{path}: cannot write here: {exc.strerror}") from None
-    temp = Path(temp_name)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", errors=TEXT_ERRORS, newline="\n") as stream:
-            yield stream
-        try:
-            _give_mode(temp, path)
-            os.replace(temp, path)
-        except OSError as exc:
-            raise OutputError(f"{path}: cannot write it: {exc.strerror}") from None
-    finally:
-        if temp.exists():
+        if temp is not None:
             temp.unlink()
+        raise OutputError(f"{path}: cannot write it: {exc.strerror}") from None
+    stream = _Written(raw, path)
+    try:
+        try:
+            yield cast(TextIO, stream)
+        except BaseException:
+            with contextlib.suppress(OutputError):
+                stream.close()
+            raise
+        stream.close()
+        if temp is not None:
+            try:
+                _give_mode(temp, path)
+                os.replace(temp, path)
+            except OSError as exc:
+                raise OutputError(f"{path}: cannot write it: {exc.strerror}") from None
+    finally:
+        if temp is not None and temp.exists():
+            temp.unlink()
+
+
+class _Written(io.TextIOBase):
+    """An output file's stream whose failures (a full disk, a lost device) are
+    :class:`OutputError` naming the file, never a traceback."""
+
+    def __init__(self, stream: TextIO, path: Path) -> None:
+        self._stream, self._path = stream, path
+
+    def _failed(self, exc: OSError) -> OutputError:
+        return OutputError(f"{self._path}: cannot write it: {exc.strerror}")
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def flush(self) -> None:
+        if self._stream.closed:
+            return
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        try:
+            self._stream.close()  # its last flush may fail; it is closed all the same
+        except OSError as exc:
+            raise self._failed(exc) from None
+        finally:
+            super().close()
+
+    def isatty(self) -> bool:
+        return False
 
 
 def _is_special(path: Path) -> bool:
@@ -113,3 +164,35 @@ def _give_mode(temp: Path, target: Path) -> None:
         os.umask(umask)
         mode = 0o666 & ~umask
     os.chmod(temp, mode & 0o7777)
+
+
+class Unbroken(io.TextIOBase):
+    """Standard output that a closed pipe (``check ... | head``) does not stop: the rest of
+    the report is dropped, the check runs to its end, and the exit code tells its verdict."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream: TextIO | None = stream
+
+    def write(self, text: str) -> int:
+        if self._stream is not None:
+            try:
+                self._stream.write(text)
+            except BrokenPipeError:
+                self._drop()
+        return len(text)
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._drop()
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+    def _drop(self) -> None:
+        self._stream = None
+        with contextlib.suppress(OSError):  # stop Python's own flush at exit from failing
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())

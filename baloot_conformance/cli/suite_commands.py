@@ -9,8 +9,8 @@ import datetime
 import os
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
-from baloot_conformance.cli.check_commands import Progress, Unbroken
-from baloot_conformance.cli.output import check_target, replaced
+from baloot_conformance.cli.check_commands import Progress
+from baloot_conformance.cli.output import Unbroken, check_target, replaced
 from baloot_conformance.rules.loading import load_ruleset
 
 if TYPE_CHECKING:

@@ -190,6 +190,13 @@ def _resolve(path: Path, chain: tuple[Path, ...], where: Location | None) -> _Do
     if not isinstance(base_ref, str):
         raise SpecError("'extends' must name a ruleset id or a path", location=base_where)
     base_path = _locate(base_ref, path.parent, base_where)
+    folder = path.parent.resolve()
+    if _is_path_reference(base_ref) and not base_path.resolve().is_relative_to(folder):
+        raise SpecError(
+            f"'extends' names {base_ref!r}, outside the profile's folder {folder}",
+            location=base_where,
+            hint="extend a shipped ruleset (saudi@1) or a file in the same folder or below",
+        )
     if not base_path.is_file():
         raise SpecError(
             f"the base ruleset {base_ref!r} does not exist ({base_path})",
