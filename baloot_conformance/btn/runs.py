@@ -49,29 +49,61 @@ def iter_game_runs(stream: _Readable, min_hands: int) -> Iterator[tuple[bytes, i
     """:func:`game_runs` over a binary stream, one run at a time, so that a large file is
     never held whole. The scanning is the regular-expression engine's (the parent process of
     a parallel check reads every byte of every file, and must not slow the workers down)."""
+    for data, first, _ in _runs(stream, min_hands, None):
+        yield data, first
+
+
+def iter_stream_runs(
+    stream: _Readable, min_hands: int
+) -> Iterator[tuple[bytes, int, frozenset[int]]]:
+    """A transcript cut into runs of whole games in one pass, for a source that can be read
+    only once (a pipe, standard input): the runs of :func:`iter_game_runs`, each with the hand
+    numbers it repeats from the runs before it. Give those to
+    :meth:`~baloot_conformance.btn.reader.TranscriptReader.for_hands` (``seen``) and the run's
+    reader reports a repeat where it is, as the whole file's reader would: no first pass
+    (:func:`repeats_hand_numbers`) is needed. Memory: one run, and a bit per hand number."""
+    return _runs(stream, min_hands, NumberSet())
+
+
+def _runs(
+    stream: _Readable, min_hands: int, numbers: NumberSet | None
+) -> Iterator[tuple[bytes, int, frozenset[int]]]:
+    """The runs, and with ``numbers`` (the hand numbers of the runs before) each run's
+    repeats of them."""
     run: list[bytes] = []  # the pieces of the current run
     first = 1  # the file line the current run starts at
     line = 1  # the file line the current block starts at
     hands = 0  # hand lines in the current run
+    mine: list[int] = []  # the hand numbers of the current run
+    repeats: set[int] = set()  # those of them in a run before
     for block in _line_blocks(stream):
         start = 0  # the start of the part of the block not yet in ``run``
         counted, at = line, 0  # the file line at offset ``at`` of the block
         size = len(block)
-        for where, indented, _ in _hand_lines(block):
+        for where, indented, digits in _hand_lines(block):
             if hands >= min_hands and not indented:
                 end = block.find(b"\n", where) + 1
                 if 0 < end < size and block.startswith(b"start ", end):
                     run.append(block[start:where])
                     piece = b"".join(run)
-                    yield piece[:-1] if piece.endswith(b"\n") else piece, first
+                    yield piece[:-1] if piece.endswith(b"\n") else piece, first, frozenset(repeats)
                     counted += block.count(b"\n", at, where)
                     at = where
                     run, first, start, hands = [], counted, where, 0
+                    if numbers is not None:
+                        for number in mine:
+                            numbers.add(number)
+                        mine, repeats = [], set()
             hands += 1
+            if numbers is not None and digits:
+                number = int(digits[:12])  # a longer number is refused by the reader anyway
+                mine.append(number)
+                if number in numbers:
+                    repeats.add(number)
         run.append(block[start:])
         line += block.count(b"\n")
     if run:
-        yield b"".join(run), first
+        yield b"".join(run), first, frozenset(repeats)
 
 
 def _line_blocks(stream: _Readable) -> Iterator[bytes]:
