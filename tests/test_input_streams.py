@@ -178,6 +178,32 @@ def test_a_run_of_comments_in_the_header_is_refused_at_the_bound() -> None:
     assert "the header" in caught.value.message
 
 
+def test_a_flood_of_lines_is_cut_at_the_bound_as_the_reader_reports_it() -> None:
+    """The cutting into runs stops at the first line past the bound, where the reader of
+    the whole file reports the error: the parent of a parallel check never holds the flood,
+    and the report is the same as with one job. Blank lines count as comments do."""
+    text = "".join(generate_games(load_ruleset("saudi"), 4, games=3))
+    for filler in ("#\n", "\n", "  # indented\n"):
+        data = (text + filler * 50_000 + "hand 999\n").encode("utf-8")
+        last_hand = data[: data.rindex(b"\nhand ", 0, len(text))].count(b"\n") + 2
+        bound = last_hand + btn.MAX_HAND_LINES
+        whole = problem(btn.TranscriptReader(io.BytesIO(data)))
+        assert whole.location is not None and whole.location.line == bound
+        runs = list(iter_stream_runs(io.BytesIO(data), 5))
+        assert len(runs) > 1 and runs[-1][1] + len(runs[-1][0].splitlines()) - 1 == bound
+        piece, first, seen = runs[-1]
+        part = problem(btn.TranscriptReader.for_hands(piece, "<bytes>", first, seen))
+        assert str(part.location) == str(whole.location).replace("<stream>", "<bytes>")
+
+
+def problem(reader: btn.TranscriptReader) -> TranscriptSyntaxError:
+    """The first syntax error of a reader's hands."""
+    for chunk in reader.chunks():
+        if chunk.problem is not None:
+            return chunk.problem
+    raise AssertionError("no syntax error")
+
+
 def test_an_unclosed_metadata_block_is_refused_at_the_bound() -> None:
     text = "%btn 1\n---\n" + "id: x\n" * 5_000
     with pytest.raises(TranscriptSyntaxError) as caught:

@@ -25,10 +25,11 @@ from baloot_conformance.errors import Location, TranscriptSyntaxError, caret_exc
 #: The longest line accepted, in bytes (UTF-8); longer lines are an error, not a memory spike.
 MAX_LINE_BYTES = 16_384
 
-#: The most lines a hand spans (from its ``hand`` line to the line before the next one, blank
-#: lines and comments included), and the most lines the header spans (the lines before the
-#: first hand, the metadata block included). A hand's statements are kept until it is judged,
-#: so this bounds the memory of one hand; a real hand has about a hundred lines.
+#: The most lines a hand spans (from its ``hand`` line to the line before the next one, or to
+#: the end of the file, blank lines and comments included), and the most lines the header
+#: spans (the lines before the first hand, the metadata block included). A hand's statements
+#: are kept until it is judged, so this bounds the memory of one hand, and the cutting of a
+#: file into runs can stop at it; a real hand has about a hundred lines.
 MAX_HAND_LINES = 1_000
 
 _BLOCK = 1 << 18  # bytes (or characters) read and split at a time
@@ -87,6 +88,13 @@ class _Window:
         blocks = self.blocks
         while len(blocks) > 1 and blocks[0][0] + len(blocks[0][1]) <= number:
             self.cost -= blocks.popleft()[2]
+
+    def last_line(self) -> int:
+        """The number of the last line read (0 before any)."""
+        if not self.blocks:
+            return 0
+        first, lines, _ = self.blocks[-1]
+        return first + len(lines) - 1
 
     def line(self, number: int) -> str | None:
         """Line ``number`` if it is kept, without its line end."""

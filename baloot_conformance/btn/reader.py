@@ -246,11 +246,11 @@ class TranscriptReader:
                 break
             state = _layout_step(state, stmt, errors)
             kind, v, number, column, comment = stmt
+            if number > MAX_HAND_LINES and (kind != "hand" or number > MAX_HAND_LINES + 1):
+                raise _too_many_lines("the header", 1, errors)
             if kind == "hand":
                 self._pending = stmt
                 break
-            if number > MAX_HAND_LINES:
-                raise _too_many_lines("the header", 1, number, errors)
             if kind == "meta":
                 self.metadata_text = v[0]
                 self.metadata = load_metadata(v[0], number + 1, self.path)
@@ -268,6 +268,8 @@ class TranscriptReader:
             else:
                 header.append(Comment(text=v[0], line=number, column=column))
         self.header = tuple(header)
+        if self._pending is None and self._window.last_line() > MAX_HAND_LINES:
+            raise _too_many_lines("the header", 1, errors)
         if "Ruleset" not in names:
             number = self._pending[2] if self._pending else 1
             raise errors.at(
@@ -352,12 +354,15 @@ class TranscriptReader:
             last = number + MAX_HAND_LINES - 1  # the hand's last line, at most
             try:
                 for stmt in self._stmts:
-                    if stmt[2] > last:
-                        raise _too_many_lines(f"hand {v[0]}", number, stmt[2], errors)
+                    if stmt[2] > last and (stmt[0] != "hand" or stmt[2] > last + 1):
+                        raise _too_many_lines(f"hand {v[0]}", number, errors)
                     if stmt[0] == "hand":
                         self._pending = stmt
                         break
                     append(stmt)
+                else:  # the end of the source: its last lines may be blank
+                    if window.last_line() > last:
+                        raise _too_many_lines(f"hand {v[0]}", number, errors)
             except TranscriptSyntaxError as exc:
                 # A line that does not parse: the hand's statements before it are checked
                 # first (their problem is reported, being earlier), then this one.
@@ -400,12 +405,14 @@ class TranscriptReader:
         self.close()
 
 
-def _too_many_lines(part: str, first: int, line: int, errors: _Errors) -> TranscriptSyntaxError:
-    """The error of a hand (or header) that runs past :data:`MAX_HAND_LINES` lines."""
+def _too_many_lines(part: str, first: int, errors: _Errors) -> TranscriptSyntaxError:
+    """The error of a hand (or header) that runs past :data:`MAX_HAND_LINES` lines: at the
+    first line past the bound, whatever that line holds (the cutting of runs,
+    :mod:`~baloot_conformance.btn.runs`, stops there too)."""
     return errors.at(
         f"{part} (from line {first}) runs past {MAX_HAND_LINES:,} lines: the most one part "
         "of a file may span",
-        line,
+        first + MAX_HAND_LINES,
         1,
         hint="a hand has about a hundred lines; start each hand with its 'hand N' line, and "
         "keep long notes out of the transcript",

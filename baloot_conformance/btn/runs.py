@@ -12,7 +12,7 @@ import io
 import re
 from collections.abc import Iterator
 
-from baloot_conformance.btn.lines import _Readable
+from baloot_conformance.btn.lines import MAX_HAND_LINES, _Readable
 from baloot_conformance.btn.reader import NumberSet
 
 
@@ -69,10 +69,14 @@ def _runs(
     stream: _Readable, min_hands: int, numbers: NumberSet | None
 ) -> Iterator[tuple[bytes, int, frozenset[int]]]:
     """The runs, and with ``numbers`` (the hand numbers of the runs before) each run's
-    repeats of them."""
+    repeats of them. A part of the file (the header, a hand) that runs past
+    :data:`~baloot_conformance.btn.lines.MAX_HAND_LINES` lines ends the cutting: the last run
+    ends at the first line past the bound, where its reader reports the error, so that a
+    flood of comment lines is never held (the reader stops there, and so does the report)."""
     run: list[bytes] = []  # the pieces of the current run
     first = 1  # the file line the current run starts at
     line = 1  # the file line the current block starts at
+    head = 1  # the file line the current part (the header, a hand) starts at
     hands = 0  # hand lines in the current run
     mine: list[int] = []  # the hand numbers of the current run
     repeats: set[int] = set()  # those of them in a run before
@@ -81,14 +85,15 @@ def _runs(
         counted, at = line, 0  # the file line at offset ``at`` of the block
         size = len(block)
         for where, indented, digits in _hand_lines(block):
+            counted += block.count(b"\n", at, where)
+            at = where
+            head = counted
             if hands >= min_hands and not indented:
                 end = block.find(b"\n", where) + 1
                 if 0 < end < size and block.startswith(b"start ", end):
                     run.append(block[start:where])
                     piece = b"".join(run)
                     yield piece[:-1] if piece.endswith(b"\n") else piece, first, frozenset(repeats)
-                    counted += block.count(b"\n", at, where)
-                    at = where
                     run, first, start, hands = [], counted, where, 0
                     if numbers is not None:
                         for number in mine:
@@ -100,8 +105,16 @@ def _runs(
                 mine.append(number)
                 if number in numbers:
                     repeats.add(number)
-        run.append(block[start:])
         line += block.count(b"\n")
+        if line - head > MAX_HAND_LINES:  # the part runs past the bound in this block
+            pos = at
+            for _ in range(head + MAX_HAND_LINES - counted):  # to the first line past it
+                pos = block.index(b"\n", pos) + 1
+            end = block.find(b"\n", pos) + 1  # with its line end: the line may be blank
+            run.append(block[start : end or size])
+            yield b"".join(run), first, frozenset(repeats)
+            return
+        run.append(block[start:])
     if run:
         yield b"".join(run), first, frozenset(repeats)
 
