@@ -14,6 +14,7 @@ import threading
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -107,9 +108,9 @@ def test_a_compressed_file_is_decompressed_once(tmp_path: Path) -> None:
     opened = []
     original = gzip.GzipFile.__init__
 
-    def counted(self: gzip.GzipFile, *args: object, **kwargs: object) -> None:
+    def counted(self: gzip.GzipFile, *args: Any, **kwargs: Any) -> None:
         opened.append(args)
-        original(self, *args, **kwargs)  # type: ignore[arg-type]
+        original(self, *args, **kwargs)
 
     with mock.patch.object(gzip.GzipFile, "__init__", counted), btn.TranscriptReader(path) as r:
         found = quoted(r, str(path))
