@@ -3,14 +3,20 @@
 Every source (a path, a binary or text stream, a string) becomes ``(line number, text)`` pairs
 with the same checks: a line longer than :data:`MAX_LINE_BYTES` is an error, not a memory
 spike; a byte that is not UTF-8 or a NUL stops the reading at its line, with the hands before
-it still read; line ends (LF, CRLF) are dropped. :class:`_Errors` makes the
+it still read; line ends (LF, CRLF) are dropped. Every source is read once, forward only (a
+pipe as a file). The lines a reader may quote (those of the hand it is at) are kept in a
+:class:`_Window` as they are read, so that quoting a line costs what the line costs, never a
+second reading of the source. :func:`decode_utf8` gives a whole text with the
+same checks, for the few readers that hold a file whole (fixtures). :class:`_Errors` makes the
 :class:`~baloot_conformance.errors.TranscriptSyntaxError` of every layer above, with its
 ``file:line:col`` and a caret under the column.
 """
 
 from __future__ import annotations
 
+import io
 import os
+from collections import deque
 from collections.abc import Iterator
 from typing import IO, Any, Protocol
 
@@ -18,6 +24,16 @@ from baloot_conformance.errors import Location, TranscriptSyntaxError, caret_exc
 
 #: The longest line accepted, in bytes (UTF-8); longer lines are an error, not a memory spike.
 MAX_LINE_BYTES = 16_384
+
+#: The most lines a hand spans (from its ``hand`` line to the line before the next one, or to
+#: the end of the file, blank lines and comments included), and the most lines the header
+#: spans (the lines before the first hand, the metadata block included). A hand's statements
+#: are kept until it is judged, so this bounds the memory of one hand, and the cutting of a
+#: file into runs can stop at it; a real hand has about a hundred lines.
+MAX_HAND_LINES = 1_000
+
+_BLOCK = 1 << 18  # bytes (or characters) read and split at a time
+_WINDOW_COST = 8 << 20  # what the window keeps at most, in bytes (see _Window)
 
 
 Source = str | os.PathLike[str] | IO[bytes] | IO[str]
@@ -43,6 +59,60 @@ class _Errors:
         return TranscriptSyntaxError(
             message, location=Location(self.path, line, column), excerpt=excerpt, hint=hint
         )
+
+
+class _Window:
+    """The lines read since a mark, for quoting: the reader marks each hand's first line, and
+    a divergence or a structural error in that hand quotes its line from here (from a file, a
+    compressed stream, a pipe or a run of hands alike). The lines come in the blocks the line
+    readers split anyway, so keeping them costs nothing per line; what is kept is bounded
+    (:data:`_WINDOW_COST`), the oldest block dropped first, so a hand too long to keep whole
+    (refused by the reader anyway, at :data:`MAX_HAND_LINES`) costs its quotes, not memory."""
+
+    __slots__ = ("blocks", "cost")
+
+    def __init__(self) -> None:
+        self.blocks: deque[tuple[int, list[str], int]] = deque()  # first line, lines, cost
+        self.cost = 0
+
+    def add(self, first: int, lines: list[str], size: int) -> None:
+        """Keep ``lines`` (the first is line ``first``), ``size`` bytes of source text."""
+        cost = size + 8 * len(lines)
+        self.blocks.append((first, lines, cost))
+        self.cost += cost
+        while self.cost > _WINDOW_COST and len(self.blocks) > 1:
+            self.cost -= self.blocks.popleft()[2]
+
+    def keep_from(self, number: int) -> None:
+        """Forget the lines before line ``number`` (a block that holds it is kept whole)."""
+        blocks = self.blocks
+        while len(blocks) > 1 and blocks[0][0] + len(blocks[0][1]) <= number:
+            self.cost -= blocks.popleft()[2]
+
+    def last_line(self) -> int:
+        """The number of the last line read (0 before any)."""
+        if not self.blocks:
+            return 0
+        first, lines, _ = self.blocks[-1]
+        return first + len(lines) - 1
+
+    def line(self, number: int) -> str | None:
+        """Line ``number`` if it is kept, without its line end."""
+        for first, lines, _ in reversed(self.blocks):
+            if first <= number:
+                return lines[number - first] if number - first < len(lines) else None
+        return None
+
+
+def decode_utf8(data: bytes, path: str) -> str:
+    """``data`` as text, checked as the line readers check it (UTF-8, no NUL, no line over
+    :data:`MAX_LINE_BYTES`): a problem is the same
+    :class:`~baloot_conformance.errors.TranscriptSyntaxError`, with its ``file:line:col``, as
+    ``check`` gives for the file. For readers that hold a small file whole (a fixture)."""
+    errors = _Errors(path)
+    for _ in _lines_from_binary(io.BytesIO(data), errors):
+        pass
+    return data.decode("utf-8")
 
 
 def _decode(raw: bytes, number: int, errors: _Errors) -> str:
@@ -89,54 +159,83 @@ def _strip_eol(text: str) -> str:
     return text
 
 
-def _lines_from_text(text: str, errors: _Errors, first_line: int = 1) -> Iterator[tuple[int, str]]:
+def _split_block(block: str, number: int, errors: _Errors) -> list[str]:
+    """The lines of a block of whole lines (without their line ends), the first being line
+    ``number + 1``, each checked: no NUL, none longer than :data:`MAX_LINE_BYTES`."""
+    lines = block.split("\n")
+    if "\r" in block:
+        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    if "\x00" in block:
+        for offset, line in enumerate(lines, number + 1):
+            _check_line(line, offset, errors)
+    quarter = MAX_LINE_BYTES // 4
+    if max(map(len, lines)) > quarter:  # a line of 4,096 characters may be 16,384 bytes
+        for offset, line in enumerate(lines, number + 1):
+            if len(line) > MAX_LINE_BYTES or (
+                len(line) > quarter and len(line.encode("utf-8", "replace")) > MAX_LINE_BYTES
+            ):
+                raise _too_long(offset, errors)
+    return lines
+
+
+def _lines_from_text(
+    text: str, errors: _Errors, first_line: int = 1, window: _Window | None = None
+) -> Iterator[tuple[int, str]]:
     """Split a string into lines (``\\n`` or ``\\r\\n``), checking each; the first is number
-    ``first_line`` (a run of hands cut from a longer file keeps the file's line numbers)."""
+    ``first_line`` (a run of hands cut from a longer file keeps the file's line numbers). The
+    string is split a block at a time, each block kept in ``window``."""
     number = first_line - 1
     pos = 0
     size = len(text)
     while pos < size:
-        number += 1
-        end = text.find("\n", pos)
-        stop = size if end < 0 else end
-        width = stop - pos
-        if width > MAX_LINE_BYTES:  # characters: a lower bound of the byte count
-            raise _too_long(number, errors)
-        chunk = text[pos:stop]
-        if chunk.endswith("\r"):
-            chunk = chunk[:-1]
-        if width * 4 > MAX_LINE_BYTES and len(chunk.encode("utf-8", "replace")) > MAX_LINE_BYTES:
-            raise _too_long(number, errors)
-        yield number, _check_line(chunk, number, errors)
-        pos = stop + 1
+        cut = size if pos + _BLOCK >= size else text.rfind("\n", pos, pos + _BLOCK)
+        if cut < 0:  # a line longer than a block: it is refused below
+            cut = text.find("\n", pos + _BLOCK)
+            cut = size if cut < 0 else cut
+        block = text[pos:cut]
+        if cut == size and block.endswith("\n"):
+            block = block[:-1]
+        lines = _split_block(block, number, errors)
+        if window is not None:
+            window.add(number + 1, lines, len(block))
+        yield from enumerate(lines, number + 1)
+        number += len(lines)
+        pos = cut + 1
 
 
-def _lines_up_to_bad_bytes(chunk: bytes, first: int, errors: _Errors) -> Iterator[tuple[int, str]]:
+def _lines_up_to_bad_bytes(
+    chunk: bytes, first: int, errors: _Errors, window: _Window | None
+) -> Iterator[tuple[int, str]]:
     """The lines of ``chunk`` (the first is line ``first``) before its first line that holds
     a NUL or is not UTF-8, then that line's error: the hands before it are still checked."""
+    kept: list[str] = []
+    if window is not None:
+        window.add(first, kept, len(chunk))
     for offset, raw in enumerate(chunk.split(b"\n")):
         if b"\x00" in raw:
             _check_line(raw.decode("utf-8", "replace"), first + offset, errors)
         if len(raw) > MAX_LINE_BYTES:
             raise _too_long(first + offset, errors)
         line = _decode(raw, first + offset, errors)
-        yield first + offset, line[:-1] if line.endswith("\r") else line
+        line = line[:-1] if line.endswith("\r") else line
+        kept.append(line)
+        yield first + offset, line
     raise AssertionError("no bad byte found")  # pragma: no cover
 
 
 def _lines_from_binary(
-    stream: _Readable, errors: _Errors, first_line: int = 1
+    stream: _Readable, errors: _Errors, first_line: int = 1, window: _Window | None = None
 ) -> Iterator[tuple[int, str]]:
-    """Read a binary stream in blocks; a line longer than the limit stops the reading. The
-    first line is number ``first_line`` (a run of hands cut from a longer file keeps the
-    file's line numbers)."""
+    """Read a binary stream in blocks, once and forward only (a pipe reads as a file does); a
+    line longer than the limit stops the reading. The first line is number ``first_line`` (a
+    run of hands cut from a longer file keeps the file's line numbers); each block's lines are
+    kept in ``window``."""
     number = first_line - 1
     pending = b""
     limit = MAX_LINE_BYTES
-    quarter = limit // 4
     while True:
         try:
-            block = stream.read(1 << 18)
+            block = stream.read(_BLOCK)
         except (OSError, EOFError) as exc:  # a damaged compressed file
             raise errors.at(
                 f"the file cannot be read{f' after line {number}' if number else ''}: {exc}",
@@ -162,22 +261,21 @@ def _lines_from_binary(
                 raise ValueError("a NUL byte")
             text = chunk.decode("utf-8")
         except ValueError:  # a NUL, or not UTF-8 (UnicodeDecodeError is a ValueError)
-            yield from _lines_up_to_bad_bytes(chunk, number + 1, errors)
-        lines = text.split("\n")
-        if "\r" in text:
-            lines = [line[:-1] if line.endswith("\r") else line for line in lines]
-        if max(map(len, lines)) > quarter:
-            for offset, line in enumerate(lines, number + 1):
-                if len(line) > quarter and len(line.encode("utf-8", "replace")) > limit:
-                    raise _too_long(offset, errors)
+            yield from _lines_up_to_bad_bytes(chunk, number + 1, errors, window)
+        lines = _split_block(text, number, errors)
+        if window is not None:
+            window.add(number + 1, lines, len(chunk))
         yield from enumerate(lines, number + 1)
         number += len(lines)
         if not block:
             return
 
 
-def _lines_from_stream(stream: IO[Any], errors: _Errors) -> Iterator[tuple[int, str]]:
-    """Read lines from a text stream without ever reading more than one long line."""
+def _lines_from_stream(
+    stream: IO[Any], errors: _Errors, window: _Window | None = None
+) -> Iterator[tuple[int, str]]:
+    """Read lines from a text stream without ever reading more than one long line; each is
+    kept in ``window``."""
     number = 0
     while True:
         try:
@@ -192,7 +290,7 @@ def _lines_from_stream(stream: IO[Any], errors: _Errors) -> Iterator[tuple[int, 
         if not raw:
             return
         if isinstance(raw, bytes):  # a binary stream after all
-            yield from _lines_from_binary(_Prepend(raw, stream), errors)
+            yield from _lines_from_binary(_Prepend(raw, stream), errors, 1, window)
             return
         number += 1
         text = str(raw)
@@ -200,7 +298,10 @@ def _lines_from_stream(stream: IO[Any], errors: _Errors) -> Iterator[tuple[int, 
             text.endswith("\n") and len(text.rstrip("\r\n")) <= MAX_LINE_BYTES
         ):
             raise _too_long(number, errors)
-        yield number, _check_line(_strip_eol(text), number, errors)
+        line = _check_line(_strip_eol(text), number, errors)
+        if window is not None:
+            window.add(number, [line], len(text))
+        yield number, line
 
 
 class _Readable(Protocol):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -23,13 +23,15 @@ from baloot_conformance.btn.builder import HandBuilder
 from baloot_conformance.btn.grammar import Stmt
 from baloot_conformance.btn.items import Comment, Hand, Tag, Transcript
 from baloot_conformance.btn.lines import (
+    MAX_HAND_LINES,
     Source,
     _Errors,
     _lines_from_binary,
     _lines_from_stream,
     _lines_from_text,
+    _Window,
 )
-from baloot_conformance.btn.sources import _LineIndex, _nth_line, open_source
+from baloot_conformance.btn.sources import open_source
 from baloot_conformance.btn.statements import _HEADER_ONLY, _layout_error, _layout_step, _statements
 from baloot_conformance.errors import SpecError, TranscriptSyntaxError, caret_excerpt
 from baloot_conformance.rules.strict_yaml import load_yaml
@@ -112,20 +114,23 @@ class HandChunk:
 class TranscriptReader:
     """A BTN transcript read as a stream: the header at once, then one hand at a time.
 
-    ``source`` is a path, a binary or text stream, and ``path`` names it in errors. Iterate to
-    get the hands; :meth:`close` (or ``with``) closes a file the reader opened itself.
+    ``source`` is a path (``-`` for standard input; see :func:`~baloot_conformance.btn.
+    sources.open_source`), a binary or text stream, and ``path`` names it in errors. The
+    source is read once, forward only, so a pipe, a FIFO or standard input reads as a file
+    does. Iterate to get the hands; :meth:`close` (or ``with``) closes a file the reader opened
+    itself.
+
+    Memory is bounded by one hand, whatever the source's size: a hand (or the header) spans at
+    most :data:`~baloot_conformance.btn.lines.MAX_HAND_LINES` lines, each at most
+    :data:`~baloot_conformance.btn.lines.MAX_LINE_BYTES`; the lines of the hand being read are
+    kept (:class:`~baloot_conformance.btn.lines._Window`) for :meth:`source_line` to quote.
     """
 
     def __init__(self, source: Source, path: str | None = None) -> None:
         self._owned: IO[bytes] | None = None
-        self._text: str | None = None
-        self._file: str | None = None
-        self._lines: _LineIndex | None = None
-        if isinstance(source, io.BytesIO):  # in memory already (standard input): share it
-            self._lines = _LineIndex(lambda: io.BytesIO(source.getbuffer()))
+        self._window = _Window()
         if isinstance(source, (str, os.PathLike)):
             name = os.fspath(source)
-            self._file = name
             self._owned = open_source(name)
             stream: IO[Any] = self._owned
             path = path or name
@@ -135,9 +140,9 @@ class TranscriptReader:
         errors = _Errors(path)
         try:
             lines = (
-                _lines_from_binary(stream, errors)
+                _lines_from_binary(stream, errors, 1, self._window)
                 if self._owned is not None or isinstance(stream, (io.RawIOBase, io.BufferedIOBase))
-                else _lines_from_stream(stream, errors)
+                else _lines_from_stream(stream, errors, self._window)
             )
             self._start(path, errors, lines)
         except BaseException:
@@ -149,27 +154,29 @@ class TranscriptReader:
         """A reader over a string held in memory."""
         reader = cls.__new__(cls)
         reader._owned = None
-        reader._text = text
-        reader._file = None
-        reader._lines = None
+        reader._window = _Window()
         errors = _Errors(path)
-        reader._start(path, errors, _lines_from_text(text, errors))
+        reader._start(path, errors, _lines_from_text(text, errors, 1, reader._window))
         return reader
 
     @classmethod
-    def for_hands(cls, data: bytes, path: str, first_line: int) -> TranscriptReader:
+    def for_hands(
+        cls, data: bytes, path: str, first_line: int, seen: Iterable[int] = ()
+    ) -> TranscriptReader:
         """A reader over a run of whole hands cut from a file whose header was read already:
         ``data`` starts with a ``hand`` line, which is line ``first_line`` of ``path``. Used to
-        check the games of one file in parallel; errors keep the file's line numbers."""
+        check the games of one file in parallel; errors keep the file's line numbers, and
+        quotes come from ``data`` itself (``path`` is never opened: it may be a pipe read
+        once). ``seen``: the hand numbers of the file before the run (those that the run
+        repeats are enough; see :func:`~baloot_conformance.btn.runs.iter_stream_runs`), so
+        that the run's reader reports a repeat where it is."""
         reader = cls.__new__(cls)
         reader._owned = None
-        reader._text = None
-        reader._file = path
-        reader._lines = None
+        reader._window = _Window()
         reader.path = path
         reader._errors = _Errors(path)
         reader._stmts = _statements(
-            _lines_from_binary(io.BytesIO(data), reader._errors, first_line),
+            _lines_from_binary(io.BytesIO(data), reader._errors, first_line, reader._window),
             reader._errors,
             versioned=False,
         )
@@ -178,6 +185,8 @@ class TranscriptReader:
         reader.metadata_text = None
         reader.header = ()
         reader._seen_hands = NumberSet()
+        for number in seen:
+            reader._seen_hands.add(number)
         reader._pending = reader._next()
         if reader._pending is None or reader._pending[0] != "hand":
             raise reader._errors.at("a run of hands starts with a 'hand' line", first_line, 1)
@@ -193,7 +202,10 @@ class TranscriptReader:
         self.header: tuple[Tag | Comment, ...] = ()
         self._pending: Stmt | None = None
         self._seen_hands = NumberSet()
-        self._read_header()
+        try:
+            self._read_header()
+        except TranscriptSyntaxError as exc:
+            raise self._with_excerpt(exc) from None
 
     def _next(self) -> Stmt | None:
         try:
@@ -234,6 +246,8 @@ class TranscriptReader:
                 break
             state = _layout_step(state, stmt, errors)
             kind, v, number, column, comment = stmt
+            if number > MAX_HAND_LINES and (kind != "hand" or number > MAX_HAND_LINES + 1):
+                raise _too_many_lines("the header", 1, errors)
             if kind == "hand":
                 self._pending = stmt
                 break
@@ -254,6 +268,8 @@ class TranscriptReader:
             else:
                 header.append(Comment(text=v[0], line=number, column=column))
         self.header = tuple(header)
+        if self._pending is None and self._window.last_line() > MAX_HAND_LINES:
+            raise _too_many_lines("the header", 1, errors)
         if "Ruleset" not in names:
             number = self._pending[2] if self._pending else 1
             raise errors.at(
@@ -274,41 +290,24 @@ class TranscriptReader:
         )
 
     def source_line(self, number: int) -> str | None:
-        """Line ``number`` of the source, for quoting (``None`` when it cannot be read back,
-        e.g. from a pipe). The file is not held in memory: see :class:`_LineIndex`."""
-        if self._lines is None:
-            if self._file is not None:
-                name = self._file
-                self._lines = _LineIndex(lambda: open_source(name))
-            elif self._text is not None:
-                data = self._text.encode("utf-8")
-                self._lines = _LineIndex(lambda: io.BytesIO(data))
-            else:
-                return None
-        return self._lines.line(number)
+        """Line ``number`` of the source, for quoting: a line of the hand being read (or of the
+        header), kept as it was read, so that quoting costs what the line costs, from a file,
+        a compressed stream, a pipe or a run of hands alike; ``None`` for a line already
+        left behind."""
+        return self._window.line(number)
 
     def __iter__(self) -> Iterator[Hand]:
         for chunk in self.chunks():
             yield self.build(chunk)
 
     def _with_excerpt(self, exc: TranscriptSyntaxError) -> TranscriptSyntaxError:
-        """Add the source line to a structural error (read again: errors are rare, and the
-        fast path keeps no line text)."""
+        """Add the source line to a structural error (the statements keep no line text; the
+        line is one of the hand being read, kept by :meth:`source_line`)."""
         location = exc.location
         if exc.excerpt is not None or location is None or location.line < 1:
             return exc
-        line: str | None = None
-        if self._text is not None:
-            line = _nth_line(iter(self._text.split("\n")), location.line)
-        elif self._file is not None:
-            try:
-                with open_source(self._file) as handle:  # decompressed, as it was read
-                    raw = _nth_line(iter(handle), location.line)
-                line = None if raw is None else raw.decode("utf-8", "replace")
-            except (OSError, EOFError, TranscriptSyntaxError):
-                line = None
+        line = self.source_line(location.line)
         if line is not None:
-            line = line.rstrip("\r\n")
             exc.excerpt = caret_excerpt(line, location.column, location.line)
         return exc
 
@@ -334,9 +333,11 @@ class TranscriptReader:
 
     def _chunks(self) -> Iterator[HandChunk]:
         errors = self._errors
+        window = self._window
         while self._pending is not None:
             _, v, number, column, _ = head = self._pending
             self._pending = None
+            window.keep_from(number)  # the hands before are judged: their lines can go
             if v[0] in self._seen_hands:
                 raise errors.at(
                     f"a second 'hand {v[0]}'",
@@ -350,12 +351,18 @@ class TranscriptReader:
             body: list[Stmt] = []
             append = body.append
             problem: TranscriptSyntaxError | None = None
+            last = number + MAX_HAND_LINES - 1  # the hand's last line, at most
             try:
                 for stmt in self._stmts:
+                    if stmt[2] > last and (stmt[0] != "hand" or stmt[2] > last + 1):
+                        raise _too_many_lines(f"hand {v[0]}", number, errors)
                     if stmt[0] == "hand":
                         self._pending = stmt
                         break
                     append(stmt)
+                else:  # the end of the source: its last lines may be blank
+                    if window.last_line() > last:
+                        raise _too_many_lines(f"hand {v[0]}", number, errors)
             except TranscriptSyntaxError as exc:
                 # A line that does not parse: the hand's statements before it are checked
                 # first (their problem is reported, being earlier), then this one.
@@ -396,6 +403,20 @@ class TranscriptReader:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _too_many_lines(part: str, first: int, errors: _Errors) -> TranscriptSyntaxError:
+    """The error of a hand (or header) that runs past :data:`MAX_HAND_LINES` lines: at the
+    first line past the bound, whatever that line holds (the cutting of runs,
+    :mod:`~baloot_conformance.btn.runs`, stops there too)."""
+    return errors.at(
+        f"{part} (from line {first}) runs past {MAX_HAND_LINES:,} lines: the most one part "
+        "of a file may span",
+        first + MAX_HAND_LINES,
+        1,
+        hint="a hand has about a hundred lines; start each hand with its 'hand N' line, and "
+        "keep long notes out of the transcript",
+    )
 
 
 def iter_hands(source: Source, path: str | None = None) -> Iterator[Hand]:

@@ -12,7 +12,7 @@ import io
 import re
 from collections.abc import Iterator
 
-from baloot_conformance.btn.lines import _Readable
+from baloot_conformance.btn.lines import MAX_HAND_LINES, _Readable
 from baloot_conformance.btn.reader import NumberSet
 
 
@@ -49,29 +49,74 @@ def iter_game_runs(stream: _Readable, min_hands: int) -> Iterator[tuple[bytes, i
     """:func:`game_runs` over a binary stream, one run at a time, so that a large file is
     never held whole. The scanning is the regular-expression engine's (the parent process of
     a parallel check reads every byte of every file, and must not slow the workers down)."""
+    for data, first, _ in _runs(stream, min_hands, None):
+        yield data, first
+
+
+def iter_stream_runs(
+    stream: _Readable, min_hands: int
+) -> Iterator[tuple[bytes, int, frozenset[int]]]:
+    """A transcript cut into runs of whole games in one pass, for a source that can be read
+    only once (a pipe, standard input): the runs of :func:`iter_game_runs`, each with the hand
+    numbers it repeats from the runs before it. Give those to
+    :meth:`~baloot_conformance.btn.reader.TranscriptReader.for_hands` (``seen``) and the run's
+    reader reports a repeat where it is, as the whole file's reader would: no first pass
+    (:func:`repeats_hand_numbers`) is needed. Memory: one run, and a bit per hand number."""
+    return _runs(stream, min_hands, NumberSet())
+
+
+def _runs(
+    stream: _Readable, min_hands: int, numbers: NumberSet | None
+) -> Iterator[tuple[bytes, int, frozenset[int]]]:
+    """The runs, and with ``numbers`` (the hand numbers of the runs before) each run's
+    repeats of them. A part of the file (the header, a hand) that runs past
+    :data:`~baloot_conformance.btn.lines.MAX_HAND_LINES` lines ends the cutting: the last run
+    ends at the first line past the bound, where its reader reports the error, so that a
+    flood of comment lines is never held (the reader stops there, and so does the report)."""
     run: list[bytes] = []  # the pieces of the current run
     first = 1  # the file line the current run starts at
     line = 1  # the file line the current block starts at
+    head = 1  # the file line the current part (the header, a hand) starts at
     hands = 0  # hand lines in the current run
+    mine: list[int] = []  # the hand numbers of the current run
+    repeats: set[int] = set()  # those of them in a run before
     for block in _line_blocks(stream):
         start = 0  # the start of the part of the block not yet in ``run``
         counted, at = line, 0  # the file line at offset ``at`` of the block
         size = len(block)
-        for where, indented, _ in _hand_lines(block):
+        for where, indented, digits in _hand_lines(block):
+            counted += block.count(b"\n", at, where)
+            at = where
+            head = counted
             if hands >= min_hands and not indented:
                 end = block.find(b"\n", where) + 1
                 if 0 < end < size and block.startswith(b"start ", end):
                     run.append(block[start:where])
                     piece = b"".join(run)
-                    yield piece[:-1] if piece.endswith(b"\n") else piece, first
-                    counted += block.count(b"\n", at, where)
-                    at = where
+                    yield piece[:-1] if piece.endswith(b"\n") else piece, first, frozenset(repeats)
                     run, first, start, hands = [], counted, where, 0
+                    if numbers is not None:
+                        for number in mine:
+                            numbers.add(number)
+                        mine, repeats = [], set()
             hands += 1
-        run.append(block[start:])
+            if numbers is not None and digits:
+                number = int(digits[:12])  # a longer number is refused by the reader anyway
+                mine.append(number)
+                if number in numbers:
+                    repeats.add(number)
         line += block.count(b"\n")
+        if line - head > MAX_HAND_LINES:  # the part runs past the bound in this block
+            pos = at
+            for _ in range(head + MAX_HAND_LINES - counted):  # to the first line past it
+                pos = block.index(b"\n", pos) + 1
+            end = block.find(b"\n", pos) + 1  # with its line end: the line may be blank
+            run.append(block[start : end or size])
+            yield b"".join(run), first, frozenset(repeats)
+            return
+        run.append(block[start:])
     if run:
-        yield b"".join(run), first
+        yield b"".join(run), first, frozenset(repeats)
 
 
 def _line_blocks(stream: _Readable) -> Iterator[bytes]:

@@ -1,69 +1,43 @@
-"""Opening transcript files: compressed ones decompressed as they are read, and any
-line fetched again by its number.
+"""Opening transcript sources: files, compressed files, pipes and standard input, each read
+once as a byte stream.
 
-:func:`open_source` reads ``.btn``, ``.btn.gz`` and ``.btn.zst`` files as a byte stream, so
-that a large archive never sits in memory; :class:`_LineIndex` finds a line by number for a
-divergence that quotes it, without holding the file.
+:func:`open_source` reads ``.btn``, ``.btn.gz`` and ``.btn.zst`` files, named pipes, ``/dev/fd``
+paths (``<(cat file)``) and ``-`` (standard input) as a byte stream, forward only, so that a
+large archive never sits in memory and a pipe is read once; compressed data is recognised by
+its name or by its first bytes (a pipe has no name ending). :func:`is_stream` tells a source
+that can be read only once, which a caller must not open twice.
 """
 
 from __future__ import annotations
 
 import gzip
 import io
-from collections.abc import Callable, Iterator
+import os
+import stat
+import sys
 from typing import IO, Any, cast
 
-from baloot_conformance.btn.lines import MAX_LINE_BYTES
 from baloot_conformance.errors import TranscriptSyntaxError
 
+STDIN = "-"
+"""The name that stands for standard input."""
 
-class _LineIndex:
-    """Lines of a byte source fetched by number without holding the source: the offset of
-    every 1,024th line, found on the first request (a source that cannot seek, a Zstandard
-    stream, is read up to the line instead)."""
-
-    STEP = 1024
-
-    def __init__(self, opener: Callable[[], IO[bytes]]) -> None:
-        self._open = opener
-        self._marks: list[int] | None = None
-
-    def line(self, number: int) -> str | None:
-        try:
-            with self._open() as source:
-                if not source.seekable():  # a compressed stream: read up to the line
-                    raw = _nth_line(iter(lambda: source.readline(MAX_LINE_BYTES + 2), b""), number)
-                    return raw.decode("utf-8", "replace").rstrip("\r\n") if raw else None
-                if self._marks is None:
-                    self._marks = self._index(source)
-                mark, skip = divmod(number - 1, self.STEP)
-                if number < 1 or mark >= len(self._marks):
-                    return None
-                source.seek(self._marks[mark])
-                for _ in range(skip):
-                    if not source.readline(MAX_LINE_BYTES + 2):
-                        return None
-                raw = source.readline(MAX_LINE_BYTES + 2)
-        except OSError:
-            return None
-        return raw.decode("utf-8", "replace").rstrip("\r\n") if raw else None
-
-    def _index(self, source: IO[bytes]) -> list[int]:
-        marks, offset, count = [0], 0, 0
-        while raw := source.readline(MAX_LINE_BYTES + 2):
-            offset += len(raw)
-            count += 1
-            if count % self.STEP == 0:
-                marks.append(offset)
-        source.seek(0)
-        return marks
+_GZIP_MAGIC = b"\x1f\x8b"
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 
-def _nth_line(lines: Iterator[Any], number: int) -> Any:
-    for i, line in enumerate(lines, 1):
-        if i == number:
-            return line
-    return None
+def is_stream(name: str) -> bool:
+    """Whether ``name`` is a source that can be read only once: ``-`` (standard input), a
+    named pipe, a ``/dev/fd`` pipe (``<(cat file)``), a socket or a character device (not a
+    regular file, which can be opened again). A name that cannot be looked up is not a stream
+    (opening it reports why)."""
+    if name == STDIN:
+        return True
+    try:
+        mode = os.stat(name).st_mode
+    except (OSError, ValueError):
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
 COMPRESSED = (".gz", ".zst")
@@ -71,30 +45,84 @@ COMPRESSED = (".gz", ".zst")
 
 
 def open_source(name: str) -> IO[bytes]:
-    """A transcript file opened for reading as bytes: gzip (``.gz``) and Zstandard (``.zst``,
-    with the optional ``zstandard`` package) are decompressed as they are read, so a large
-    archive never sits in memory.
+    """A transcript source opened for reading as bytes, forward only: a file, a named pipe, a
+    ``/dev/fd`` path, or ``-`` for standard input (left open when the stream is closed). Gzip
+    and Zstandard data (with the optional ``zstandard`` package) are decompressed as they
+    are read, so a large archive never sits in memory; they are known by the name's ending
+    (``.gz``, ``.zst``) or, on a source without one, by their first bytes (no BTN text starts
+    with them: they are not UTF-8).
 
     Raises:
-        TranscriptSyntaxError: the file cannot be opened, or ``.zst`` without the package.
+        TranscriptSyntaxError: the source cannot be opened, or Zstandard without the package.
     """
     try:
-        if name.endswith(".gz"):
-            return cast(IO[bytes], gzip.open(name, "rb"))
-        raw = open(name, "rb")  # noqa: SIM115 - the reader closes it
+        if name == STDIN:
+            stdin = getattr(sys.stdin, "buffer", None)
+            if stdin is None:
+                raise OSError("standard input is not open for reading bytes")
+            raw: IO[bytes] = cast(IO[bytes], io.BufferedReader(_Borrowed(stdin)))
+        else:
+            raw = open(name, "rb")  # noqa: SIM115 - the reader closes it
+        kind = _kind(name, raw)
+        if kind == "gz":
+            return cast(IO[bytes], _Gzip(raw, name))
     except OSError as exc:
         raise TranscriptSyntaxError(f"cannot read {name}: {exc.strerror or exc}") from None
-    if not name.endswith(".zst"):
+    if kind != "zst":
         return raw
     try:
         import zstandard
     except ImportError:
         raw.close()
         raise TranscriptSyntaxError(
-            f"cannot read {name}: a .zst file needs the zstandard package",
+            f"cannot read {name}: Zstandard data needs the zstandard package",
             hint="pip install 'baloot-conformance[zstd]', or decompress it first",
         ) from None
     return io.BufferedReader(_Zstd(zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)))
+
+
+def _kind(name: str, raw: IO[bytes]) -> str:
+    """``gz``, ``zst`` or ``""`` (plain text): by the name's ending, else by the first bytes
+    (peeked, not consumed: a pipe cannot go back)."""
+    if name.endswith(".gz"):
+        return "gz"
+    if name.endswith(".zst"):
+        return "zst"
+    peek = getattr(raw, "peek", None)
+    head = peek(4)[:4] if peek is not None else b""
+    if head.startswith(_GZIP_MAGIC):
+        return "gz"
+    return "zst" if head.startswith(_ZSTD_MAGIC) else ""
+
+
+class _Gzip(gzip.GzipFile):
+    """Gzip data read from a stream opened here, closed with it."""
+
+    def __init__(self, raw: IO[bytes], name: str) -> None:
+        super().__init__(filename=name, fileobj=raw, mode="rb")
+        self._raw = raw
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self._raw.close()
+
+
+class _Borrowed(io.RawIOBase):
+    """A binary stream read through without being closed (standard input stays open)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        read = getattr(self._stream, "read1", self._stream.read)
+        data = read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
 
 
 class _Zstd(io.RawIOBase):

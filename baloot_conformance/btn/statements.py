@@ -27,7 +27,7 @@ from baloot_conformance.btn.grammar import (
     _slow_statement,
 )
 from baloot_conformance.btn.items import TEAM_CLAIMS
-from baloot_conformance.btn.lines import _Errors, _lines_from_text
+from baloot_conformance.btn.lines import MAX_HAND_LINES, _Errors, _lines_from_text
 from baloot_conformance.cards import Card, Suit
 from baloot_conformance.errors import TranscriptSyntaxError
 
@@ -342,9 +342,10 @@ def _statements(
                     entry[2](g),
                     None if c is None else c.rstrip(" \t"),
                 )
-                if len(memo) >= _MEMO_LINES:
-                    memo.clear()
-                memo[text] = (kind, values, comment)
+                if len(text) <= _MEMO_WIDTH:
+                    if len(memo) >= _MEMO_LINES:
+                        memo.clear()
+                    memo[text] = (kind, values, comment)
                 yield (kind, values, number, 1, comment)
                 continue
         other = _fast_other(text, number)
@@ -352,14 +353,24 @@ def _statements(
 
 
 _MEMO_LINES = 4096  # distinct lines remembered by the fast path (see _statements)
+_MEMO_WIDTH = 64  # the longest line remembered: repeated lines are short, a long one is news
 _MEMO: dict[str, tuple[str, tuple[Any, ...], str | None]] = {}
 
 
 def _metadata(start: int, opening: str, lines: Iterable[tuple[int, str]], errors: _Errors) -> Stmt:
     body: list[str] = []
-    for _number, text in lines:
+    for number, text in lines:
         if _RX_FENCE_CLOSE.fullmatch(text):
             return ("meta", ("\n".join(body) + "\n" if body else "",), start, 1, None)
+        if number > MAX_HAND_LINES:  # the header's bound (see the reader), checked here
+            raise errors.at(
+                f"the metadata block (from line {start}) runs past line {MAX_HAND_LINES:,}: "
+                "the header may span no more",
+                number,
+                1,
+                hint="fixture metadata is a few lines of YAML between two lines '---'; is the "
+                "closing '---' missing?",
+            )
         body.append(text)
     raise errors.at(
         "the metadata block is not closed: expected a line '---' after the YAML",

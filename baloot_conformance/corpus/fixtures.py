@@ -30,7 +30,12 @@ from baloot_conformance import btn
 from baloot_conformance.check.run import check_hands
 from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.engine.trace import Trace
-from baloot_conformance.errors import BalootError, Location, TranscriptSyntaxError
+from baloot_conformance.errors import (
+    BalootError,
+    Location,
+    TranscriptSyntaxError,
+    UnreadableInputError,
+)
 from baloot_conformance.resources import data_root, spec_path
 from baloot_conformance.rules.loading import load_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
@@ -159,7 +164,6 @@ def load_fixture(path: Path, area: str | None = None) -> Fixture:
     """
     with btn.TranscriptReader(path, str(path)) as reader:  # bytes checked as for any transcript
         head = reader.head()
-    text = path.read_text(encoding="utf-8")
     if head.metadata is None:
         raise NoMetadataError(
             "a fixture needs a metadata block",
@@ -167,6 +171,11 @@ def load_fixture(path: Path, area: str | None = None) -> Fixture:
             hint="put YAML between two '---' lines right after '%btn 1': id, description, "
             "rules, expect, ruleset, sources, status (see fixtures/README.md)",
         )
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UnreadableInputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    text = btn.decode_utf8(data, str(path))  # a bad byte anywhere: file:line:col, as check says
     opening = next(n for n, line in enumerate(text.split("\n"), 1) if line.startswith("---"))
     keys = yaml_key_locations(head.metadata_text or "", str(path), opening + 1, True)
     tag = next((t.value for t in head.header if isinstance(t, btn.Tag) and t.name == "Ruleset"), "")
