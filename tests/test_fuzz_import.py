@@ -134,7 +134,7 @@ def _mutate(log: Any, path: Path_, operation: str, draw: st.DrawFn) -> str:
             node.append(copy.deepcopy(node[index]))
         return f"[{index}]"
     if operation in ("drop", "duplicate") and isinstance(node, dict) and node:
-        field = draw(st.sampled_from(sorted(node)))
+        field: str = draw(st.sampled_from(sorted(node)))
         if operation == "drop":
             del node[field]
             return field
@@ -143,6 +143,7 @@ def _mutate(log: Any, path: Path_, operation: str, draw: st.DrawFn) -> str:
         return f"{field} -> {other}"
     if parent is None:
         return "(root)"
+    value: Any
     if operation == "text" or (operation == "retype" and draw(st.booleans())):
         value = draw(_TEXTS)
     elif operation == "number":

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baloot_conformance.btn import Comment, Tag, TeamClaim, Transcript, parse_transcript
+from baloot_conformance.btn import Comment, Dealer, Tag, TeamClaim, Transcript, parse_transcript
 from baloot_conformance.btn.json_form import from_json, from_json_text, to_json
 from baloot_conformance.btn.writer import format_transcript, text_problem
 from baloot_conformance.cli import main
@@ -56,9 +56,9 @@ def test_the_json_form_refuses_a_string_btn_cannot_hold_at_its_pointer(
     else:
         node[last] = value
     expected = f"{pointer}" if not isinstance(value, dict) else f"{pointer}/comment"
-    for read in (lambda: from_json(data, "t.json"), lambda: from_json_text(json.dumps(data))):
+    for text in (None, json.dumps(data)):
         with pytest.raises(TranscriptSyntaxError) as caught:
-            read()
+            from_json(data, "t.json") if text is None else from_json_text(text)
         assert f"#{expected}" in str(caught.value) and problem in str(caught.value)
     # The command: exit 2, the pointer said, no output written.
     source, target = tmp_path / "t.json", tmp_path / "t.btn"
@@ -79,6 +79,7 @@ def _with(transcript: Transcript, **changes: Any) -> Transcript:
 def test_the_writer_refuses_an_item_it_cannot_write_naming_its_position() -> None:
     transcript = parse_transcript(TEXT)
     dealer = transcript.hands[0].items[0]
+    assert isinstance(dealer, Dealer)
     cases: list[tuple[Transcript, str]] = [
         (_with(transcript, items=(dataclasses.replace(dealer, comment=INJECTED),)), "h1.dealer"),
         (_with(transcript, items=(Comment(text=" a\ud800"),)), "h1: a comment"),
@@ -123,6 +124,7 @@ def test_every_fixture_still_writes_and_reads_back() -> None:
 def test_any_comment_is_written_so_that_it_reads_back_or_refused(comment: str) -> None:
     transcript = parse_transcript(TEXT)
     dealer = transcript.hands[0].items[0]
+    assert isinstance(dealer, Dealer)
     case = _with(transcript, items=(dataclasses.replace(dealer, comment=comment),))
     if text_problem(comment) is not None:
         with pytest.raises(TranscriptSyntaxError):
