@@ -4,7 +4,9 @@ Engines that prefer JSON never parse text: a JSON transcript holds the same even
 and comments as the BTN text, in the same order. Positions are written out for readers and
 recomputed on input (they are derived). JSON input goes through the same structural checks as
 text (a card dealt twice, a claim before its event, ...), so both forms accept the same
-transcripts.
+transcripts: a string the text could not hold on its line (a line break, a NUL, a lone
+surrogate in a comment, a tag value or a word) is refused at its JSON pointer, as the writer
+(:func:`~baloot_conformance.btn.writer.text_problem`) would refuse to write it.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from baloot_conformance.btn.items import (
 )
 from baloot_conformance.btn.lines import _Errors
 from baloot_conformance.btn.reader import load_metadata
+from baloot_conformance.btn.writer import text_problem
 from baloot_conformance.cards import Card, Suit
 from baloot_conformance.errors import Location, TranscriptSyntaxError
 from baloot_conformance.resources import spec_path
@@ -239,6 +242,19 @@ def _definition(item: Any) -> str:
     return name if isinstance(name, str) and name in names else "item"
 
 
+def _check_strings(value: Any, path: str, pointer: str) -> None:
+    """Refuse a string of ``value`` (an item, a header entry: its strings and lists of
+    strings) that BTN text cannot hold on one line, naming its JSON pointer."""
+    if not isinstance(value, dict):
+        return
+    for key, field in value.items():
+        texts = field if isinstance(field, list) else [field]
+        for index, text in enumerate(texts):
+            if isinstance(text, str) and (problem := text_problem(text)) is not None:
+                where = f"{pointer}/{key}" + (f"/{index}" if isinstance(field, list) else "")
+                raise _error(path, where, f"a string BTN cannot write on one line: {problem}")
+
+
 def _raise_first(errors: list[Any], path: str, prefix: str) -> None:
     if errors:
         errors.sort(key=lambda e: [str(p) for p in e.absolute_path])
@@ -334,7 +350,8 @@ def _head(data: Any, path: str, validate: bool = True) -> Transcript:
         raise _error(path, "/btn", f"unknown BTN version {version}: this reader knows version 1")
     header: list[Tag | Comment] = []
     names: set[str] = set()
-    for entry in data["header"]:
+    for index, entry in enumerate(data["header"]):
+        _check_strings(entry, path, f"/header/{index}")
         if "tag" in entry:
             if entry["tag"] in names:
                 raise _error(path, "/header", f"a second [{entry['tag']} ...] tag")
@@ -375,6 +392,9 @@ def hand_from_json(hand: Any, index: int, path: str, seen: set[int], validate: b
     if validate:
         _raise_first(list(_validator("hand").iter_errors(shallow)), path, pointer)
         _validate_items(hand, path, pointer)
+        _check_strings(shallow, path, pointer)
+        for i_index, obj in enumerate(hand["items"]):
+            _check_strings(obj, path, f"{pointer}/items/{i_index}")
     number = hand["hand"]
     if number in seen:
         raise _error(path, pointer, f"a second 'hand {number}'")

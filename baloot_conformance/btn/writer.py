@@ -7,10 +7,18 @@ suit letters (``TS``, not ``10S`` or ``T♠``), ``\\n`` line ends, one blank lin
 
 Guarantees, tested: parse -> write -> parse gives the same events and claims, and canonical
 text -> parse -> write gives the same bytes.
+
+Whatever built the transcript (the reader, the JSON form, the suite from an engine's answers),
+the writer writes only what reads back: each line it writes is one line (no line break, NUL
+or lone surrogate in a comment, a tag value or a word; :func:`text_problem`), and each number
+is one BTN writes (0 to 999,999,999). Anything else is a :class:`TranscriptSyntaxError` naming
+the item's position, never a line that would read as another statement. A lone surrogate is
+refused, not replaced by U+FFFD: a transcript is UTF-8, and it records what was said.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO
 
@@ -40,20 +48,61 @@ from baloot_conformance.btn.items import (
     WinnerClaim,
 )
 from baloot_conformance.cards import Card
+from baloot_conformance.errors import TranscriptSyntaxError
 
-__all__ = ["format_hand", "format_header", "format_transcript", "write_transcript"]
+__all__ = ["format_hand", "format_header", "format_transcript", "text_problem", "write_transcript"]
+
+#: What cannot sit in one line of a BTN file: a line end, a NUL, half of a UTF-16 pair.
+_UNWRITABLE = re.compile("[\r\n\x00\ud800-\udfff]")
+_NAMES = {"\r": "a carriage return", "\n": "a line break", "\x00": "a NUL"}
+#: The largest number BTN writes (nine digits).
+_MAX_NUMBER = 999_999_999
+#: A metadata block's own end line, which its text cannot hold.
+_METADATA_END = re.compile("^---[ \t]*$", re.MULTILINE)
+
+
+def text_problem(text: str) -> str | None:
+    """What keeps ``text`` (a comment, a tag value, a word) from being written on one BTN
+    line, or ``None``: the one check of every line the writer writes, and of the JSON form's
+    strings as they are read."""
+    found = _UNWRITABLE.search(text)
+    if found is None:
+        return None
+    char, at = found.group(), f"at character {found.start() + 1}"
+    if char in _NAMES:
+        return f"{_NAMES[char]} {at}"
+    return f"a lone surrogate (U+{ord(char):04X}) {at}, which UTF-8 cannot encode"
+
+
+def _line(text: str, where: str) -> str:
+    """``text`` as one line of the file, or the error naming ``where`` it came from."""
+    problem = text_problem(text)
+    if problem is not None:
+        raise TranscriptSyntaxError(
+            f"{where}: cannot be written as one BTN line: {problem}",
+            hint="comments, tag values and words are one line of UTF-8 text",
+        )
+    return text
+
+
+def _number(value: int, where: str) -> int:
+    if not 0 <= value <= _MAX_NUMBER:
+        raise TranscriptSyntaxError(
+            f"{where}: the number {value} cannot be written: BTN writes 0 to {_MAX_NUMBER:,}"
+        )
+    return value
 
 
 def _cards(cards: Iterable[Card]) -> str:
     return " ".join(c.code for c in cards)
 
 
-def _teams(ns: int | None, ew: int | None) -> str:
+def _teams(ns: int | None, ew: int | None, where: str) -> str:
     parts = []
     if ns is not None:
-        parts.append(f"NS {ns}")
+        parts.append(f"NS {_number(ns, where)}")
     if ew is not None:
-        parts.append(f"EW {ew}")
+        parts.append(f"EW {_number(ew, where)}")
     return " ".join(parts)
 
 
@@ -67,16 +116,24 @@ def _escape(value: str) -> str:
 
 def format_header(transcript: Transcript) -> str:
     """The version line, the metadata block and the header lines."""
-    out = [f"%btn {transcript.version}\n"]
-    if transcript.metadata_text is not None:
+    out = [_line(f"%btn {transcript.version}", "the version") + "\n"]
+    metadata = transcript.metadata_text
+    if metadata is not None:
+        for line in metadata.split("\n"):
+            _line(line.removesuffix("\r"), "the metadata block")
+        if (metadata and not metadata.endswith("\n")) or _METADATA_END.search(metadata):
+            raise TranscriptSyntaxError(
+                "the metadata block: its text must end with a line end and hold no '---' line"
+            )
         out.append("---\n")
-        out.append(transcript.metadata_text)
+        out.append(metadata)
         out.append("---\n")
     for item in transcript.header:
         if isinstance(item, Tag):
-            out.append(_with_comment(f'[{item.name} "{_escape(item.value)}"]', item.comment))
+            text = _with_comment(f'[{item.name} "{_escape(item.value)}"]', item.comment)
+            out.append(_line(text, f"the header tag {item.name}"))
         else:
-            out.append(f"#{item.text}")
+            out.append(_line(f"#{item.text}", "a header comment"))
         out.append("\n")
     return "".join(out)
 
@@ -93,15 +150,15 @@ def _statement(item: HandItem) -> str:
     elif isinstance(item, Play):
         text = f"play {item.seat} {item.card.code}"
     elif isinstance(item, TrickClaim):
-        text = f"= trick {item.trick} {item.winner}"
+        text = f"= trick {_number(item.trick, item.position)} {item.winner}"
         if item.points is not None:
-            text += f" {item.points}"
+            text += f" {_number(item.points, item.position)}"
     elif isinstance(item, Dealer):
         text = f"dealer {item.seat}"
     elif isinstance(item, FaceUp):
         text = f"faceup {item.card.code}"
     elif isinstance(item, Start):
-        text = f"start {_teams(item.ns, item.ew)}"
+        text = f"start {_teams(item.ns, item.ew, item.position)}"
     elif isinstance(item, Declare):
         text = f"declare {item.seat} {item.project}"
         if item.cards:
@@ -120,14 +177,14 @@ def _statement(item: HandItem) -> str:
             if item.trump is not None:
                 parts.append(item.trump.value)
             if item.multiplier is not None:
-                parts.append(f"x{item.multiplier}")
+                parts.append(f"x{_number(item.multiplier, item.position)}")
             if item.lock is not None:
                 parts.append(item.lock)
             text = " ".join(parts)
     elif isinstance(item, LegalClaim):
         text = f"= legal {item.seat} {_cards(item.cards)}"
     elif isinstance(item, TeamClaim):
-        text = f"= {item.name} {_teams(item.ns, item.ew)}"
+        text = f"= {item.name} {_teams(item.ns, item.ew, item.position)}"
     elif isinstance(item, ResultClaim):
         text = f"= result {item.outcome}"
     elif isinstance(item, KabootClaim):
@@ -161,14 +218,15 @@ def _trick_line(items: Sequence[HandItem], i: int) -> tuple[str, int] | None:
     if last.comment is None and isinstance(claim, TrickClaim) and claim.trick == first.trick:
         text += f" = {claim.winner}"
         if claim.points is not None:
-            text += f" {claim.points}"
+            text += f" {_number(claim.points, claim.position)}"
         return _with_comment(text, claim.comment), 5
     return _with_comment(text, last.comment), 4
 
 
 def format_hand(hand: Hand) -> str:
     """One hand in canonical form, starting with its blank line and ``hand N`` line."""
-    out = ["\n", _with_comment(f"hand {hand.number}", hand.comment), "\n"]
+    head = _with_comment(f"hand {_number(hand.number, hand.position)}", hand.comment)
+    out = ["\n", _line(head, hand.position), "\n"]
     items = hand.items
     i = 0
     n = len(items)
@@ -177,11 +235,12 @@ def format_hand(hand: Hand) -> str:
         if isinstance(item, Play) and item.index == 1:
             merged = _trick_line(items, i)
             if merged is not None:
-                out.append(merged[0])
+                out.append(_line(merged[0], item.position))
                 out.append("\n")
                 i += merged[1]
                 continue
-        out.append(_statement(item))
+        where = item.position if not isinstance(item, Comment) else f"{hand.position}: a comment"
+        out.append(_line(_statement(item), where))
         out.append("\n")
         i += 1
     return "".join(out)

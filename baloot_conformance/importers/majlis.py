@@ -37,10 +37,11 @@ from baloot_conformance.importers import (
     SEATS,
     SUIT_NAMES,
     TEAMS,
+    Deck,
     Node,
-    comment_text,
     match,
     pair,
+    shown,
 )
 
 _CALLS = {
@@ -71,7 +72,7 @@ def _card_id(node: Node) -> str:
     """A card written ``hearts-10``."""
     suit, _, rank = node.text().partition("-")
     if suit not in SUIT_NAMES or rank not in RANKS:
-        raise node.error(f"expected a card like 'hearts-10', found {node.value!r}")
+        raise node.error(f"expected a card like 'hearts-10', found {shown(node.value)}")
     return RANKS[rank] + SUIT_NAMES[suit]
 
 
@@ -79,16 +80,13 @@ def _seat(node: Node) -> str:
     return node.choice(dict(enumerate(SEATS)), "seat")
 
 
-def _pair(node: Node) -> tuple[int, int]:
-    ns, ew = (item.integer() for item in node.items())
-    return ns, ew
-
-
 def _round(node: Node) -> list[str]:
+    deck = Deck()
     lines = [f"dealer {_seat(node['dealer'])}"]
-    for seat, cards in zip(SEATS, node["hands"].items(), strict=True):
-        lines.append(f"deal {seat} {' '.join(_card(c) for c in cards.items())}")
-    lines.append(f"faceup {_card(node['faceUp'])}")
+    for seat, cards in zip(SEATS, node["hands"].items(4), strict=True):
+        dealt = " ".join(deck.give(_card(c), c) for c in cards.items(5))
+        lines.append(f"deal {seat} {dealt}")
+    lines.append(f"faceup {deck.give(_card(node['faceUp']), node['faceUp'])}")
     plays: list[str] = []
     for action in node["actions"].items():
         kind = action["type"].text()
@@ -106,8 +104,9 @@ def _round(node: Node) -> list[str]:
                 words.append("closed" if locked.flag() else "open")
             lines.append(f"raise {seat} {' '.join(words)}")
         elif kind == "play_card":
-            legal = " ".join(_card_id(c) for c in action["legal"].items())
-            plays += [f"= legal {seat} {legal}", f"play {seat} {_card_id(action['cardId'])}"]
+            legal = " ".join(_card_id(c) for c in action["legal"].items(at_least=1))
+            card = deck.play(_card_id(action["cardId"]), action["cardId"])
+            plays += [f"= legal {seat} {legal}", f"play {seat} {card}"]
         else:
             raise action["type"].error(
                 f"unknown action type {kind!r}", hint="known: bid, double, play_card"
@@ -119,7 +118,7 @@ def _round(node: Node) -> list[str]:
     lines.append(f"= contract {_contract(node['contract'])}")
     lines += plays
     lines += _projects(node["projects"])
-    lines += _result(node["result"], _pair(node["matchScores"]))
+    lines += _result(node["result"], node["matchScores"])
     return lines
 
 
@@ -139,49 +138,57 @@ def _contract(node: Node) -> str:
     return " ".join(words)
 
 
+def _project_cards(node: Node) -> tuple[str, ...]:
+    return tuple(_card_id(c) for c in node["cards"].items())
+
+
 def _projects(node: Node) -> list[str]:
     """The engine's projects as comments, and its project game points as a claim."""
     lines = []
-    counted = {tuple(p["cards"].value) for p in node["counted"].items()}
+    counted = {_project_cards(p) for p in node["counted"].items()}
     baloot = [0, 0]  # the engine counts Baloot among the projects; the notation does not
     for project in node["all"].items():
-        if project["kind"].text() == "baloot" and tuple(project["cards"].value) in counted:
-            baloot[project["team"].choice({0: "0", 1: "1"}, "team") == "1"] += project[
-                "gamePoints"
-            ].integer()
-        cards = " ".join(_card_id(c) for c in project["cards"].items())
-        count = "counted" if tuple(project["cards"].value) in counted else "not counted"
+        cards = _project_cards(project)
+        points = project["gamePoints"].integer()
+        kind = project["kind"].note()
+        if kind == "baloot" and cards in counted:
+            baloot[project["team"].choice({0: "0", 1: "1"}, "team") == "1"] += points
+        count = "counted" if cards in counted else "not counted"
         lines.append(
-            f"# majlis project: {_seat(project['seat'])} {project['kind'].text()} {cards} "
-            f"({project['gamePoints'].integer()}, {count})"
+            f"# majlis project: {_seat(project['seat'])} {kind} {' '.join(cards)} "
+            f"({points}, {count})"
         )
         project.ignore("highRank", "team")
         project.done()
-    ns, ew = _pair(node["rawEquivalent"])
-    lines.append(f"# majlis projects rawEquivalent: {pair(ns, ew)}")
+    raw = node["rawEquivalent"]
+    lines.append(f"# majlis projects rawEquivalent: {pair(*raw.pair(), raw)}")
     node.ignore("winningTeam")
-    ns, ew = _pair(node["gamePoints"])
-    lines.append(f"= projectscore {pair(ns - baloot[0], ew - baloot[1])}")
+    game = node["gamePoints"]
+    ns, ew = game.pair()
+    lines.append(f"= projectscore {pair(ns - baloot[0], ew - baloot[1], game)}")
     node.done()
     return lines
 
 
-def _result(node: Node, totals: tuple[int, int]) -> list[str]:
-    abnat = _pair(node["cardRawPoints"])
-    cards = _pair(node["cardGamePoints"])
-    projects = _pair(node["projectPoints"])
+def _result(node: Node, totals: Node) -> list[str]:
+    abnat, cards, projects = (node[k] for k in ("cardRawPoints", "cardGamePoints", "projectPoints"))
     outcome = "made" if node["contractMade"].flag() else "failed"
-    reason = comment_text(node["reason"].text())
+    reason = node["reason"].note()
     lines = [
-        f"# majlis projectPoints (Baloot included, doubled when raised): {pair(*projects)}",
-        f"= abnat {pair(*abnat)}",
-        f"= cardscore {pair(*cards)}",
+        "# majlis projectPoints (Baloot included, doubled when raised): "
+        f"{pair(*projects.pair(), projects)}",
+        f"= abnat {pair(*abnat.pair(), abnat)}",
+        f"= cardscore {pair(*cards.pair(), cards)}",
         f"= result {outcome}  # {reason}" if reason else f"= result {outcome}",
     ]
     kaboot = node.get("kaboot")
     if kaboot is not None:
         lines.append(f"= kaboot {kaboot.choice(dict(enumerate(TEAMS)), 'team')}")
-    lines += [f"= score {pair(*_pair(node['roundPoints']))}", f"= total {pair(*totals)}"]
+    score = node["roundPoints"]
+    lines += [
+        f"= score {pair(*score.pair(), score)}",
+        f"= total {pair(*totals.pair(), totals)}",
+    ]
     winner = node.get("matchWinner")
     if winner is not None:
         lines.append(f"= winner {winner.choice(dict(enumerate(TEAMS)), 'team')}")

@@ -50,10 +50,11 @@ from baloot_conformance.importers import (
     SEATS,
     SUIT_SYMBOLS,
     TEAMS,
+    Deck,
     Node,
-    comment_text,
     match,
     pair,
+    shown,
 )
 
 _POSITIONS = {"Bottom": "N", "Right": "W", "Top": "S", "Left": "E"}
@@ -74,7 +75,7 @@ def _card_text(node: Node) -> str:
     text = node.text()
     rank, suit = text[:-1], text[-1:]
     if rank not in RANKS or suit not in SUIT_SYMBOLS:
-        raise node.error(f"expected a card like '10♥', found {text!r}")
+        raise node.error(f"expected a card like '10♥', found {shown(text)}")
     return RANKS[rank] + SUIT_SYMBOLS[suit]
 
 
@@ -91,10 +92,15 @@ def _seat(node: Node) -> str:
 
 
 def _round(node: Node) -> list[str]:
+    deck = Deck()
     faceup = _card_text(node["faceup"])
     first5 = node["first5"]
-    five = {SEATS[int(key)]: [_card_text(c) for c in first5[key].items()] for key in "0123"}
+    five = {
+        SEATS[int(key)]: [deck.give(_card_text(c), c) for c in first5[key].items(5)]
+        for key in "0123"
+    }
     first5.done()
+    deck.give(faceup, node["faceup"])
     lines = [f"dealer {_seat(node['dealer'])}"]
     lines += [f"deal {seat} {' '.join(five[seat])}" for seat in SEATS]
     lines.append(f"faceup {faceup}")
@@ -117,7 +123,7 @@ def _round(node: Node) -> list[str]:
         return [*lines, "= contract none"]
     node.ignore("redealt")
     record = node["record"]
-    lines += _rest(record["initialHands"], five, faceup)
+    lines += _rest(record["initialHands"], five, faceup, deck)
     lines.append(f"= contract {_contract(record['bid'])}")
     for position, projects in _by_position(node["declared"]):
         for project in projects.items():
@@ -126,7 +132,7 @@ def _round(node: Node) -> list[str]:
             lines.append(f"declare {position} {word} {cards}")
             project.ignore("rank")
             project.done()
-    tricks, announced = _tricks(node["plays"], record["tricks"])
+    tricks, announced = _tricks(node["plays"], record["tricks"], deck)
     lines += tricks
     scores = record["scores"]
     for baloot in scores["balootDeclarations"].items():
@@ -152,13 +158,18 @@ def _by_position(node: Node) -> list[tuple[str, Node]]:
     return entries
 
 
-def _rest(node: Node, five: dict[str, list[str]], faceup: str) -> list[str]:
-    """``rest`` lines: each seat's eight cards less its first five and the face-up card."""
+def _rest(node: Node, five: dict[str, list[str]], faceup: str, deck: Deck) -> list[str]:
+    """``rest`` lines: each seat's eight cards less its first five and the face-up card (the
+    eight must hold the five; the rest, two or three cards, must not have been given out)."""
     lines = []
     for position in ("Bottom", "Right", "Top", "Left"):
         seat = _POSITIONS[position]
-        eight = [_card(c) for c in node[position].items()]
-        rest = [c for c in eight if c not in five[seat] and c != faceup]
+        hand = node[position]
+        eight = [(_card(c), c) for c in hand.items(8)]
+        missing = [c for c in five[seat] if c not in {card for card, _ in eight}]
+        if missing:
+            raise hand.error(f"the eight cards lack {' '.join(missing)} of the seat's first five")
+        rest = [deck.give(c, at) for c, at in eight if c not in five[seat] and c != faceup]
         lines.append(f"rest {seat} {' '.join(rest)}")
     node.done()
     return lines
@@ -177,16 +188,17 @@ def _contract(node: Node) -> str:
     return " ".join(words)
 
 
-def _tricks(plays: Node, tricks: Node) -> tuple[list[str], set[str]]:
+def _tricks(plays: Node, tricks: Node, deck: Deck) -> tuple[list[str], set[str]]:
     """The trick lines, and the seats whose Baloot the play announced."""
-    cards = [(_seat(p["seat"]), _card_text(p["card"])) for p in plays.items()]
+    cards = [(_seat(p["seat"]), deck.play(_card_text(p["card"]), p["card"])) for p in plays.items()]
     lines: list[str] = []
     announced: set[str] = set()
     for number, trick in enumerate(tricks.items(), start=1):
         played = cards[4 * (number - 1) : 4 * number]
         logged = []
         after: list[list[str]] = []
-        for entry, meta in zip(trick["cards"].items(), trick["metadata"].items(), strict=True):
+        entries = zip(trick["cards"].items(4), trick["metadata"].items(4), strict=True)
+        for entry, meta in entries:
             logged.append((entry["playedBy"].choice(_POSITIONS, "position"), _card(entry["card"])))
             entry.done()
             after.append(_announcement(meta, announced))
@@ -220,7 +232,7 @@ def _announcement(meta: Node, announced: set[str]) -> list[str]:
     if baloot is not None:
         seat = baloot["position"].choice(_POSITIONS, "position")
         phase = baloot["phase"].choice({"BALOOT": "BALOOT", "RE_BALOOT": "RE_BALOOT"}, "phase")
-        message = comment_text(baloot["message"].text())
+        message = baloot["message"].note()
         if phase == "BALOOT":
             lines.append(f"baloot {seat}  # {message}")
             announced.add(seat)
@@ -236,27 +248,31 @@ def _scores(scores: Node, totals: Node) -> list[str]:
     for name in ("aklat", "ardh", "projectPoints", "result"):
         us, them = sides["us"][name].integer(), sides["them"][name].integer()
         figures[name] = (us, them)
+    kaboot = [
+        team for side, team in zip(sides, TEAMS, strict=True) if sides[side]["isKaboot"].flag()
+    ]
+    if len(kaboot) > 1:  # one team takes every trick, or none does
+        raise sides["them"]["isKaboot"].error("both sides are logged as taking every trick")
     winner = scores["winner"].choice(_SIDES, "side")
+    (aklat_us, aklat_them), (ardh_us, ardh_them) = figures["aklat"], figures["ardh"]
+    abnat = (aklat_us + ardh_us, aklat_them + ardh_them)
     lines = [
         f"# tazjel winner: {winner} (the side with more points; EW when equal)",
         f"# tazjel projectPoints (own projects, before the outcome): "
-        f"{pair(*figures['projectPoints'])}",
+        f"{pair(*figures['projectPoints'], scores)}",
     ]
     if scores["baida"].flag():
         lines.append("# tazjel baida: equal scores")
     lines += [
-        f"= aklat {pair(*figures['aklat'])}",
-        f"= abnat {pair(*(a + b for a, b in zip(figures['aklat'], figures['ardh'], strict=True)))}",
+        f"= aklat {pair(*figures['aklat'], scores)}",
+        f"= abnat {pair(*abnat, scores)}",
+        *(f"= kaboot {team}" for team in kaboot),
+        f"= score {pair(*figures['result'], scores)}",
+        f"= total {pair(totals['us'].integer(), totals['them'].integer(), totals)}",
     ]
-    for side, team in zip(("us", "them"), TEAMS, strict=True):
-        if sides[side]["isKaboot"].flag():
-            lines.append(f"= kaboot {team}")
-        sides[side].ignore("abnat", "multiplierApplied", "projects")
-        sides[side].done()
-    lines += [
-        f"= score {pair(*figures['result'])}",
-        f"= total {pair(totals['us'].integer(), totals['them'].integer())}",
-    ]
+    for side in sides.values():
+        side.ignore("abnat", "multiplierApplied", "projects")
+        side.done()
     totals.done()
     scores.ignore("bid", "project", "roundNumber")
     scores.done()
