@@ -104,7 +104,7 @@ def load(path: str, missing_ok: bool = False) -> list[Entry]:
             at = at[:-1]
         field = "/".join(str(p) for p in first.absolute_path) or "the file"
         raise ExpectationsError(
-            f"{field}: {first.message}",
+            f"{field}: {_short(first.message)}",
             location=where.get(at, Location(path, 1, 1)),
             hint="each entry is 'CASE-ID-OR-GLOB: {reason: ..., signature: {observable, "
             "position, rule}, link: URL, expires: YYYY-MM-DD}' under 'expectations:' (see "
@@ -197,7 +197,12 @@ def _as_text_error(exc: BalootError, text: str, path: str) -> ExpectationsError:
                 location=where,
                 hint="quote it ('...'): every key and value of an expectations file is text",
             )
-    return ExpectationsError(str(exc))
+    message = exc.message
+    if where is not None and where.line is not None and where.line > len(lines):
+        # The YAML reader's mark for the end of the stream is past the last line.
+        where = Location(path, len(lines), len(lines[-1]) + 1)
+        message += " (at the end of the file)"
+    return ExpectationsError(message, location=where, hint=exc.hint, excerpt=exc.excerpt)
 
 
 def _char_words(char: str) -> str:
@@ -294,3 +299,8 @@ def updated(results: Iterable[CaseResult], entries: Sequence[Entry], engine: str
     )
     data = {"engine": engine, "expectations": body}
     return head + plain_yaml(data, width=100)
+
+
+def _short(text: str, limit: int = 300) -> str:
+    """A schema message cut to one screen (it quotes the whole wrong value)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
