@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -97,12 +98,14 @@ def test_an_engine_that_cannot_start_is_one_error(command: str, said: str, tmp_p
     assert code == 2
     assert "ERROR " not in out and out.count("cannot start") == 1
     assert said in out and repr(command) in out and "check" in out
-    report = tmp_path / "suite.xml"
-    code, _, err = run("--engine", command, *FEW, "--format", "junit", "-o", str(report))
+    report, summary = tmp_path / "suite.xml", tmp_path / "summary.md"
+    argv = ("--format", "junit", "-o", str(report), "--summary", str(summary))
+    code, _, err = run("--engine", command, *FEW, *argv)
     root = ET.parse(report).getroot()
     assert code == 2 and err.count("error: ") == 1 and said in err
     assert root.get("errors") == "1" and root.get("tests") == "1"
     assert len(list(root.iter("error"))) == 1
+    assert " fails\n" in summary.read_text() and "the engine cannot start" in summary.read_text()
 
 
 def test_unsupported_cases_are_summarised_by_reason() -> None:
@@ -144,7 +147,12 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
-def _wait_for(predicate: Any, seconds: float) -> bool:
+def _ends(pid: int) -> bool:
+    """Whether ``pid`` ends within 30 seconds (a bounded wait, not a timing assertion)."""
+    return _wait_for(lambda: not _alive(pid), 30)
+
+
+def _wait_for(predicate: Callable[[], bool], seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if predicate():
@@ -169,7 +177,10 @@ def test_stopping_a_run_ends_its_workers_and_engines(how: str, jobs: int, tmp_pa
             start_new_session=True,  # a terminal's process group of its own
         )  # fmt: skip
     try:
-        hung = lambda: len(list(tmp_path.glob("*.hung"))) >= jobs  # noqa: E731
+
+        def hung() -> bool:
+            return len(list(tmp_path.glob("*.hung"))) >= jobs
+
         assert _wait_for(hung, 120), "no engine hung"
         if how.startswith("SIGINT"):
             os.killpg(kit.pid, signal.SIGINT)  # Ctrl-C: the kit and its workers get it
@@ -188,7 +199,7 @@ def test_stopping_a_run_ends_its_workers_and_engines(how: str, jobs: int, tmp_pa
     workers = {parent for _, parent in started} - {kit.pid}
     assert len(workers) == (jobs if jobs > 1 else 0)
     assert len(engines) >= jobs + 1  # the handshake's, and one per job
-    left = [pid for pid in engines | workers if not _wait_for(lambda p=pid: not _alive(p), 30)]
+    left = [pid for pid in engines | workers if not _ends(pid)]
     for pid in left:  # what this test started must not outlive it, even when it fails
         os.kill(pid, signal.SIGKILL)
     assert not left, f"processes {left} still ran"

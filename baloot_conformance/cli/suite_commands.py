@@ -11,7 +11,7 @@ import os
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from baloot_conformance.cli.check_commands import Progress, Unbroken
-from baloot_conformance.cli.output import check_target, replaced
+from baloot_conformance.cli.output import TEXT_ERRORS, check_target, replaced
 from baloot_conformance.rules.loading import load_ruleset
 
 if TYPE_CHECKING:
@@ -189,9 +189,9 @@ def _suite(args: argparse.Namespace, out: TextIO, given_err: TextIO) -> int:
         engine = _handshake(args.engine, args.timeout)
     except _NoStart as exc:
         run = SuiteRun(__version__, args.engine, None, [], fatal=exc.message)
-        _write(args, run, stdout, write_report)
         if args.output or args.format != "text":  # else the report on stdout says it
             print(f"error: {exc.message}", file=err)
+        _write(args, run, stdout, write_report, err)
         return _EXIT_USAGE
     progress = Progress(err, "cases", every=1, total=len(cases))
     results: list[CaseResult] = []
@@ -209,22 +209,27 @@ def _suite(args: argparse.Namespace, out: TextIO, given_err: TextIO) -> int:
         print(f"wrote {args.expectations}", file=err)
     judged, problems = expectations.apply(results, entries, known, datetime.date.today())
     run = SuiteRun(__version__, args.engine, engine, judged, problems)
-    _write(args, run, stdout, write_report)
-    if args.summary:
-        try:
-            with open(args.summary, "a", encoding="utf-8") as summary:
-                write_report("markdown", run, summary)
-        except OSError as exc:
-            print(f"error: {args.summary}: cannot append the summary: {exc.strerror}", file=err)
-            return _EXIT_USAGE
+    if not _write(args, run, stdout, write_report, err):
+        return _EXIT_USAGE
     return _EXIT_OK if run.ok else _EXIT_FAIL
 
 
-def _write(args: argparse.Namespace, run: Any, stdout: TextIO, write_report: Any) -> None:
-    """The report, to --output (replaced whole) or to standard output."""
+def _write(
+    args: argparse.Namespace, run: Any, stdout: TextIO, write_report: Any, err: TextIO
+) -> bool:
+    """The report, to --output (replaced whole) or to standard output, and the Markdown
+    summary appended to --summary; whether the summary could be written."""
     target = replaced(args.output) if args.output else contextlib.nullcontext(stdout)
     with target as stream:
         write_report(args.format, run, stream, args.verbose)
+    if args.summary:
+        try:
+            with open(args.summary, "a", encoding="utf-8", errors=TEXT_ERRORS) as summary:
+                write_report("markdown", run, summary)
+        except OSError as exc:
+            print(f"error: {args.summary}: cannot append the summary: {exc.strerror}", file=err)
+            return False
+    return True
 
 
 class _NoStart(Exception):
