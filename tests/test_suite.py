@@ -33,6 +33,7 @@ PYTHON = sys.executable
 REFERENCE = f"{PYTHON} -m baloot_conformance.suite.reference_adapter"
 DEVIANT = f"{REFERENCE} --rules {ROOT / 'examples/adapters/deviant.yaml'} --as saudi"
 MISBEHAVE = f"{PYTHON} {ROOT / 'tests/adapters/misbehave.py'}"
+FOLLOW = str(ROOT / "fixtures/play/play.follow-suit.pass-1.btn")
 
 #: The cases the deviant adapter fails (saudi fixtures and generated games 0-19): every
 #: one where rounding Sun 65 to 14 or dropping the over-ruff changes an observable.
@@ -139,9 +140,10 @@ def test_deviant_adapter_does_not_play_other_rulesets() -> None:
         "--engine", DEVIANT, "--fixtures", "kuwait/*", "--generated", "0", "--format", "json"
     )
     found = cases(out)
-    assert code == 0 and found
+    assert code == 1 and found  # nothing was checked: never green
     assert {r["verdict"] for r in found.values()} == {"unsupported"}
     assert "does not play the kuwait ruleset" in next(iter(found.values()))["message"]
+    assert "nothing was checked" in records(out)[-1]["problems"][0]
 
 
 def test_jobs_do_not_change_the_report() -> None:
@@ -242,16 +244,20 @@ def test_the_engine_is_restarted_after_a_failure() -> None:
 
 
 def test_an_engine_that_never_starts_is_not_started_forever() -> None:
-    code, out, err = run("--engine", f"{MISBEHAVE} nostart", *FEW, "--jobs", "1")
-    assert code == 1
-    assert "warning: the handshake failed" in err
-    assert "cannot find my engine library" in out
-    assert out.count("ERROR ") == 3 and "not started again" in out
+    engine = Engine(f"{MISBEHAVE} nostart", timeout=5)
+    try:
+        for _ in range(2):
+            result = run_case(Case("play.follow-suit.pass-1", FOLLOW, "saudi@1"), engine)
+            assert result.verdict == "error" and "cannot find my engine library" in result.stderr
+        result = run_case(Case("play.follow-suit.pass-1", FOLLOW, "saudi@1"), engine)
+        assert result.message is not None and "not started again" in result.message
+    finally:
+        engine.close()
 
 
 def test_a_command_that_does_not_exist() -> None:
     code, out, _ = run("--engine", "/no/such/engine --flag", *FEW, "--jobs", "1")
-    assert code == 1
+    assert code == 2  # one error for the run (tests/test_suite_off_path.py)
     assert "cannot run '/no/such/engine'" in out
 
 

@@ -6,14 +6,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import io
 import os
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from baloot_conformance.cli.check_commands import Progress
-from baloot_conformance.cli.output import Unbroken, check_target, replaced
+from baloot_conformance.cli.output import TEXT_ERRORS, Unbroken, check_target, replaced
 from baloot_conformance.rules.loading import load_ruleset
 
 if TYPE_CHECKING:
+    from baloot_conformance.suite.engine_process import EngineFailure
     from baloot_conformance.suite.runner import CaseResult
 
 _EXIT_OK, _EXIT_FAIL, _EXIT_USAGE = 0, 1, 2
@@ -30,8 +32,9 @@ verdicts: pass, fail (the first diverging observable, with the rule), error (the
 crashed, hung or answered garbage), skip, unsupported (a ruleset or partial hand the engine
 does not declare), xfail/xpass (listed in --expectations), invalid (a defect of the corpus).
 
-exit codes: 0 no case failed, erred, passed unexpectedly or is invalid, and no expectation
-is stale or expired; 1 otherwise; 2 usage error or unreadable expectations file.
+exit codes: 0 no case failed, erred, passed unexpectedly or is invalid, no expectation is
+stale or expired, and some case was checked (passed or failed); 1 otherwise; 2 usage error,
+unreadable expectations file, or an engine that cannot start (the report says why).
 The protocol: docs/protocol.md.
 """
 
@@ -117,7 +120,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="also append the Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)",
     )
     suite.add_argument(
-        "-v", "--verbose", action="store_true", help="text report: a line for every case"
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="text report: a line for every case (by default passes are counted, and "
+        "unsupported and skipped cases given as one line per reason)",
     )
     suite.set_defaults(handler=_suite)
 
@@ -142,7 +149,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _suite(args: argparse.Namespace, out: TextIO, given_err: TextIO) -> int:
     # start-up: the suite's modules are imported when the command runs
     from baloot_conformance.report.suite_report import SuiteRun, write_report
     from baloot_conformance.suite import expectations
@@ -154,6 +161,9 @@ def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     )
     from baloot_conformance.version import __version__
 
+    # A closed pipe (`suite ... 2>&1 | true`) drops what is said there; it must not end the
+    # run before its files are written, nor turn its verdict into exit 0.
+    err = cast(TextIO, _Unbroken(given_err))
     if args.jobs < 1:
         print("error: --jobs must be at least 1", file=err)
         return _EXIT_USAGE
@@ -174,12 +184,21 @@ def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not cases:
         print(f"error: no case selected (--fixtures {args.fixtures!r})", file=err)
         return _EXIT_USAGE
-    engine = _handshake(args.engine, args.timeout, err)
+    stdout = cast(TextIO, Unbroken(out))
+    try:
+        engine = _handshake(args.engine, args.timeout)
+    except _NoStart as exc:
+        run = SuiteRun(__version__, args.engine, None, [], fatal=exc.message)
+        if args.output or args.format != "text":  # else the report on stdout says it
+            print(f"error: {exc.message}", file=err)
+        _write(args, run, stdout, write_report, err)
+        return _EXIT_USAGE
     progress = Progress(err, "cases", every=1, total=len(cases))
     results: list[CaseResult] = []
-    for result in run_cases(cases, args.engine, args.timeout, args.jobs):
-        results.append(result)
-        progress.tick()
+    with contextlib.closing(run_cases(cases, args.engine, args.timeout, args.jobs)) as running:
+        for result in running:  # closed on Ctrl-C or SIGTERM: it ends its engines
+            results.append(result)
+            progress.tick()
     progress.clear()
     known = corpus_ids() | {case.id for case in cases}
     if args.update_expectations:
@@ -190,31 +209,66 @@ def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"wrote {args.expectations}", file=err)
     judged, problems = expectations.apply(results, entries, known, datetime.date.today())
     run = SuiteRun(__version__, args.engine, engine, judged, problems)
-    stdout = cast(TextIO, Unbroken(out))
+    if not _write(args, run, stdout, write_report, err):
+        return _EXIT_USAGE
+    return _EXIT_OK if run.ok else _EXIT_FAIL
+
+
+def _write(
+    args: argparse.Namespace, run: Any, stdout: TextIO, write_report: Any, err: TextIO
+) -> bool:
+    """The report, to --output (replaced whole) or to standard output, and the Markdown
+    summary appended to --summary; whether the summary could be written."""
     target = replaced(args.output) if args.output else contextlib.nullcontext(stdout)
     with target as stream:
         write_report(args.format, run, stream, args.verbose)
     if args.summary:
         try:
-            with open(args.summary, "a", encoding="utf-8") as summary:
+            with open(args.summary, "a", encoding="utf-8", errors=TEXT_ERRORS) as summary:
                 write_report("markdown", run, summary)
         except OSError as exc:
             print(f"error: {args.summary}: cannot append the summary: {exc.strerror}", file=err)
-            return _EXIT_USAGE
-    return _EXIT_OK if run.ok else _EXIT_FAIL
+            return False
+    return True
 
 
-def _handshake(command: str, timeout: float, err: TextIO) -> dict[str, Any] | None:
+class _NoStart(Exception):
+    """The engine does not start: one error for the run, not one per case."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _no_start(command: str, exc: EngineFailure) -> str:
+    """What to say of an engine that does not start: what happened, the command, what to
+    check, and the end of its standard error."""
+    lines = [
+        f"the engine cannot start: {exc}",
+        f"the command: {command!r} (split like a shell's, run without one, in {os.getcwd()})",
+        "check that it runs on its own, reads requests on standard input and answers the "
+        "'start' handshake on standard output (docs/protocol.md)",
+    ]
+    tail = exc.stderr.rstrip("\n").split("\n")[-8:] if exc.stderr.strip() else []
+    if tail:
+        lines.append("its standard error ended with:")
+        lines += [f"| {line}" for line in tail]
+    return "\n".join(lines)
+
+
+def _handshake(command: str, timeout: float) -> dict[str, Any]:
+    """The engine's handshake, for the report's header.
+
+    Raises:
+        _NoStart: the engine does not answer it (no case is run: each would fail the same).
+    """
     from baloot_conformance.suite.engine_process import Engine, EngineFailure
 
-    """The engine's handshake, for the report's header (``None``, said on stderr, when the
-    engine does not answer it: the cases then report why, one by one)."""
     engine = Engine(command, timeout)
     try:
         info = engine.start()
     except EngineFailure as exc:
-        print(f"warning: {exc}", file=err)
-        return None
+        raise _NoStart(_no_start(command, exc)) from None
     finally:
         engine.close()
     return {
@@ -224,3 +278,29 @@ def _handshake(command: str, timeout: float, err: TextIO) -> dict[str, Any] | No
         "rulesets": list(info.rulesets),
         "capabilities": sorted(info.capabilities),
     }
+
+
+class _Unbroken(io.TextIOBase):
+    """Standard error that a closed pipe does not stop: what cannot be said is dropped, the
+    run goes on to write its files and return its verdict."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream: TextIO | None = stream
+
+    def write(self, text: str) -> int:
+        if self._stream is not None:
+            try:
+                self._stream.write(text)
+            except (BrokenPipeError, ValueError):  # a closed pipe, a closed stream
+                self._stream = None
+        return len(text)
+
+    def flush(self) -> None:
+        if self._stream is not None:
+            try:
+                self._stream.flush()
+            except (BrokenPipeError, ValueError):
+                self._stream = None
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()

@@ -33,8 +33,16 @@ _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def xml_text(text: str) -> str:
-    """``text`` without the characters XML 1.0 forbids (controls, lone surrogates, U+FFFE/F)."""
-    return _NOT_XML.sub(lambda match: f"\\x{ord(match.group()):02x}", printable(text))
+    """``text`` without the characters XML 1.0 forbids: the one place every JUnit report
+    (``check``'s and ``suite``'s) makes text XML can hold. Control characters are shown as
+    ``\\xNN`` (as :func:`printable` shows them in every report), lone surrogates and
+    U+FFFE/U+FFFF, which an engine's JSON can carry, as ``\\uXXXX``; other text is unchanged."""
+    return _NOT_XML.sub(_escaped, printable(text))
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _divergence_lines(verdict: HandVerdict) -> list[str]:

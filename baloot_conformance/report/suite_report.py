@@ -4,24 +4,76 @@ Markdown.
 A run has a few hundred cases, so the report is written once the run is over, in case order
 (the order does not depend on ``--jobs``). Every format carries the engine's handshake, one
 entry per case with its verdict, and the totals; a run is green only when no case failed,
-erred, passed unexpectedly or is invalid and no expectation is stale or expired.
+erred, passed unexpectedly or is invalid, no expectation is stale or expired, the engine
+started, and something was checked: a run where no case passed or failed (every case
+unsupported, skipped or in error) proves nothing and is never green.
+
+Everything an engine sends (its name, a reason, a skip, an error) is untrusted text. In the
+text and Markdown reports each such value stays on its line (:func:`one_line` escapes line
+breaks, control characters, lone surrogates); JSON Lines escapes what would break a line or
+is not UTF-8 (:func:`json_line`); JUnit drops nothing and escapes what XML 1.0 cannot hold
+(:func:`~baloot_conformance.report.junit.xml_text`).
 """
 
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from baloot_conformance.report.base import printable
 from baloot_conformance.report.junit import xml_text
 from baloot_conformance.suite.runner import VERDICTS, CaseResult, Failure
 
 BAD = frozenset({"fail", "error", "xpass", "invalid"})
 """The verdicts that fail a run."""
+CHECKED = frozenset({"pass", "fail", "xfail", "xpass"})
+"""The verdicts of a case whose answers were judged: a run needs one to be green."""
+SUMMARISED = ("unsupported", "skip")
+"""The verdicts the text report gives as one line per reason (each case with --verbose)."""
+
+_BREAKING = {"Cc", "Cs", "Zl", "Zp"}
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line for a terminal: line breaks, control characters, lone surrogates
+    and bidirectional overrides shown as ``\\n``, ``\\x1b``, ``\\ud800`` (nothing an engine
+    says can start a line of the report, colour it or reorder it); a tab stays a tab."""
+    if text.isprintable():
+        return text
+    out = []
+    for char in text:
+        if char == "\n":
+            out.append("\\n")
+        elif char == "\t":
+            out.append(char)
+        elif char in _BIDI or unicodedata.category(char) in _BREAKING:
+            out.append(_escape(char))
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\ud800-\udfff\u2028\u2029]")
+
+
+def json_line(record: dict[str, Any]) -> str:
+    """One JSON Lines record: UTF-8 text kept as it is, but a lone surrogate (which UTF-8
+    cannot carry) and the characters some readers take for a line end (U+0085, U+2028,
+    U+2029) written as ``\\uXXXX`` escapes, so the line is valid JSON and valid UTF-8 and
+    stays one line. (``json`` already escapes the other control characters.)"""
+    text = json.dumps(record, ensure_ascii=False)
+    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,12 +86,37 @@ class SuiteRun:
     """The engine's handshake (name, version, rulesets, capabilities), or ``None`` when it
     never answered one."""
     results: Sequence[CaseResult]
-    problems: Sequence[str] = ()
+    expectation_problems: Sequence[str] = ()
     """Stale or expired expectations."""
+    fatal: str | None = None
+    """Why no case was run at all (the engine cannot start), when none was."""
 
     @property
     def counts(self) -> Counter[str]:
         return Counter(result.verdict for result in self.results)
+
+    @property
+    def run_problems(self) -> list[str]:
+        """What fails the run as a whole: the engine did not start, or nothing was checked."""
+        if self.fatal is not None:
+            return [self.fatal]
+        if any(result.verdict in CHECKED for result in self.results):
+            return []
+        reasons = Counter((r.verdict, r.message or "") for r in self.results)
+        said = "; ".join(
+            f"{count} {verdict}: {message}" if message else f"{count} {verdict}"
+            for (verdict, message), count in reasons.most_common(3)
+        )
+        more = f"; and {len(reasons) - 3} other reason(s)" if len(reasons) > 3 else ""
+        return [
+            f"nothing was checked: no case passed or failed ({said}{more}); check what the "
+            "engine declares in its handshake (rulesets, capabilities) and --ruleset/--fixtures"
+        ]
+
+    @property
+    def problems(self) -> list[str]:
+        """Every problem that fails the run besides its cases: the run's, the expectations'."""
+        return [*self.run_problems, *self.expectation_problems]
 
     @property
     def ok(self) -> bool:
@@ -48,10 +125,10 @@ class SuiteRun:
 
 def _engine_words(run: SuiteRun) -> str:
     if run.engine is None:
-        return f"engine {run.command!r} (no handshake)"
+        return one_line(f"engine {run.command!r} (no handshake)")
     engine = run.engine
     language = f" ({engine['language']})" if engine.get("language") else ""
-    return (
+    return one_line(
         f"{engine['name']} {engine['version']}{language}: rulesets "
         f"{', '.join(engine['rulesets'])}; capabilities {', '.join(engine['capabilities'])}"
     )
@@ -61,17 +138,19 @@ def _totals(run: SuiteRun) -> str:
     counts = run.counts
     parts = [f"{counts[v]} {v}" for v in VERDICTS if counts[v] or v in ("pass", "fail", "error")]
     text = f"{len(run.results)} cases: " + ", ".join(parts)
-    if run.problems:
-        text += f"; {len(run.problems)} expectation problem(s)"
+    if run.run_problems:
+        text += "; the engine did not start" if run.fatal else "; nothing was checked"
+    if run.expectation_problems:
+        text += f"; {len(run.expectation_problems)} expectation problem(s)"
     return text
 
 
 def failure_lines(failure: Failure) -> list[str]:
     """The lines that explain a failure, after its headline."""
-    lines = [f"    {printable(failure.message)}"]
+    lines = [f"    {one_line(failure.message)}"]
     if failure.expected is not None or failure.actual is not None:
-        lines.append(f"    expected: {printable(failure.expected or '-')}")
-        lines.append(f"    engine:   {printable(failure.actual or '-')}")
+        lines.append(f"    expected: {one_line(failure.expected or '-')}")
+        lines.append(f"    engine:   {one_line(failure.actual or '-')}")
     return lines
 
 
@@ -83,32 +162,52 @@ def headline(result: CaseResult) -> str:
         where = f"{failure.location}: " if failure.location else ""
         rule = f" [{failure.rule_id}]" if failure.rule_id else ""
         note = f" ({result.message})" if result.message else ""
-        return printable(
+        return one_line(
             f"{word} {result.case.id}  {where}{failure.position} {failure.observable}{rule}{note}"
         )
-    return printable(f"{word} {result.case.id}: {result.message or ''}".rstrip(": "))
+    return one_line(f"{word} {result.case.id}: {result.message or ''}".rstrip(": "))
+
+
+def problem_lines(problem: str) -> list[str]:
+    """A problem of the run as report lines: ``error: ...``, then its own lines indented
+    (an engine's standard error, in the one of an engine that cannot start)."""
+    first, *rest = problem.rstrip("\n").split("\n")
+    return [f"error: {one_line(first)}", *(f"  {one_line(line)}" for line in rest)]
 
 
 def _stderr_lines(result: CaseResult, keep: int = 12) -> list[str]:
     if not result.stderr.strip():
         return []
     tail = result.stderr.rstrip("\n").split("\n")[-keep:]
-    return ["    engine's stderr (last lines):", *(f"    | {printable(line)}" for line in tail)]
+    return ["    engine's stderr (last lines):", *(f"    | {one_line(line)}" for line in tail)]
 
 
 def write_text(run: SuiteRun, stream: TextIO, verbose: bool = False) -> None:
-    """The terminal report: a line per case that did not pass (every case with
-    ``verbose``), with the failure's detail and the engine's stderr for an error."""
+    """The terminal report: a line per case that failed, erred or was expected to fail
+    (every case with ``verbose``), with the failure's detail and the engine's stderr for an
+    error; the unsupported and skipped cases as one line per reason with their count (an
+    engine that plays one ruleset would otherwise get a line for each case of the others)."""
     stream.write(f"baloot-conformance {run.kit_version} suite against {_engine_words(run)}\n")
+    grouped: dict[tuple[str, str], int] = {}
     for result in run.results:
         if result.verdict == "pass" and not verbose:
+            continue
+        if result.verdict in SUMMARISED and not verbose:
+            key = (result.verdict, result.message or "")
+            grouped[key] = grouped.get(key, 0) + 1
             continue
         stream.write(headline(result) + "\n")
         lines = failure_lines(result.failure) if result.failure else []
         for line in [*lines, *_stderr_lines(result)]:
             stream.write(line + "\n")
+    for verdict in SUMMARISED:
+        for (kind, message), count in grouped.items():
+            if kind == verdict:
+                what = f"{count} case" if count == 1 else f"{count} cases"
+                stream.write(one_line(f"{verdict.upper()} {what}: {message}".rstrip(": ")) + "\n")
     for problem in run.problems:
-        stream.write(printable(f"error: {problem}") + "\n")
+        for line in problem_lines(problem):
+            stream.write(line + "\n")
     stream.write(("PASS " if run.ok else "FAIL ") + _totals(run) + "\n")
 
 
@@ -132,12 +231,12 @@ def write_json(run: SuiteRun, stream: TextIO) -> None:
         "command": run.command,
         "engine": run.engine,
     }
-    stream.write(json.dumps(header, ensure_ascii=False) + "\n")
+    stream.write(json_line(header) + "\n")
     for result in run.results:
         record: dict[str, Any] = {
             "type": "case",
             "id": result.case.id,
-            "path": result.case.path,
+            "path": result.case.where,
             "ruleset": result.case.ruleset,
             "verdict": result.verdict,
             "failure": _failure_json(result.failure) if result.failure else None,
@@ -146,7 +245,7 @@ def write_json(run: SuiteRun, stream: TextIO) -> None:
         }
         if result.stderr:
             record["stderr"] = result.stderr
-        stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+        stream.write(json_line(record) + "\n")
     summary: dict[str, Any] = {
         "type": "summary",
         "cases": len(run.results),
@@ -154,19 +253,20 @@ def write_json(run: SuiteRun, stream: TextIO) -> None:
         "problems": list(run.problems),
         "ok": run.ok,
     }
-    stream.write(json.dumps(summary, ensure_ascii=False) + "\n")
+    stream.write(json_line(summary) + "\n")
 
 
 def write_junit(run: SuiteRun, stream: TextIO) -> None:
     """JUnit XML, one test case per case: ``failure`` for fail and xpass, ``error`` for
     error and invalid, ``skipped`` for skip, unsupported and xfail (with the reason)."""
     counts = run.counts
+    problems = run.problems
     root = ET.Element(
         "testsuites",
         name="baloot-conformance suite",
-        tests=str(len(run.results)),
+        tests=str(len(run.results) + len(problems)),
         failures=str(counts["fail"] + counts["xpass"]),
-        errors=str(counts["error"] + counts["invalid"] + len(run.problems)),
+        errors=str(counts["error"] + counts["invalid"] + len(problems)),
         skipped=str(counts["skip"] + counts["unsupported"] + counts["xfail"]),
     )
     suite = ET.SubElement(root, "testsuite", name=xml_text(_engine_words(run)))
@@ -179,7 +279,7 @@ def write_junit(run: SuiteRun, stream: TextIO) -> None:
             "testcase",
             classname=xml_text(classname),
             name=xml_text(result.case.id),
-            file=xml_text(result.case.path),
+            file=xml_text(result.case.where),
         )
         details = failure_lines(result.failure) if result.failure else []
         body = "\n".join([headline(result), *details, *_stderr_lines(result)])
@@ -192,11 +292,16 @@ def write_junit(run: SuiteRun, stream: TextIO) -> None:
             child.set("type", result.verdict)
             child.text = xml_text(body)
         elif result.verdict in ("skip", "unsupported", "xfail"):
-            child = ET.SubElement(case, "skipped", message=xml_text(result.message or ""))
+            child = ET.SubElement(case, "skipped", message=xml_text(one_line(result.message or "")))
             child.set("type", result.verdict)
-    for number, problem in enumerate(run.problems, 1):
+    for number, problem in enumerate(run.run_problems, 1):
+        case = ET.SubElement(suite, "testcase", classname="run", name=f"problem {number}")
+        first, _, rest = problem.partition("\n")
+        child = ET.SubElement(case, "error", message=xml_text(one_line(first)), type="run")
+        child.text = xml_text(problem) if rest else None
+    for number, problem in enumerate(run.expectation_problems, 1):
         case = ET.SubElement(suite, "testcase", classname="expectations", name=f"problem {number}")
-        ET.SubElement(case, "error", message=xml_text(problem), type="expectations")
+        ET.SubElement(case, "error", message=xml_text(one_line(problem)), type="expectations")
     ET.indent(root)
     stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
     stream.write(ET.tostring(root, encoding="unicode") + "\n")
@@ -204,7 +309,7 @@ def write_junit(run: SuiteRun, stream: TextIO) -> None:
 
 def _cell(text: str) -> str:
     """Table-cell text: escaped so that nothing from an engine becomes Markdown or HTML."""
-    out = printable(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    out = one_line(text).replace("\\", "\\\\").replace("|", "\\|")
     for char in "`*_[]<>#!":
         out = out.replace(char, "\\" + char)
     return out
@@ -230,7 +335,9 @@ def write_markdown(run: SuiteRun, stream: TextIO) -> None:
                 f"{_cell(rule)} | {_cell(what)} |\n"
             )
         stream.write("\n")
-    for problem in run.problems:
+    for problem in run.run_problems:
+        stream.write(f"- **run:** {_cell(problem)}\n")
+    for problem in run.expectation_problems:
         stream.write(f"- **expectations:** {_cell(problem)}\n")
 
 

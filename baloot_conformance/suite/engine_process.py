@@ -1,6 +1,7 @@
 """An engine adapter run as a child process and spoken to in JSON Lines.
 
-The kit never trusts the engine: every answer waits at most ``timeout`` seconds, a line is
+The kit never trusts the engine: every answer waits at most ``timeout`` seconds (the
+handshake :data:`START_FACTOR` times that: an engine loads its code first), a line is
 read up to :data:`MAX_LINE` bytes, standard error is kept (its last :data:`STDERR_KEEP`
 bytes) for the report, and an engine that hangs, exits, writes garbage or answers out of
 order is killed with its whole process group; the next request starts a fresh one and sends
@@ -31,6 +32,9 @@ STDERR_KEEP = 16 * 1024
 """How much of the engine's standard error is kept for a report, in bytes (the last)."""
 _STOP_GRACE = 2.0
 """How long an engine may take to exit after ``stop``, in seconds."""
+START_FACTOR = 3
+"""How many times ``timeout`` the handshake may take (start-up loads libraries, on a busy CI
+machine too); every later answer has ``timeout``."""
 
 FailureKind = Literal["timeout", "crash", "protocol", "answer", "start"]
 
@@ -176,15 +180,26 @@ class Engine:
                     stream.close()
 
     def close(self) -> None:
-        """Send ``stop`` and let the engine exit; kill it if it does not within 2 seconds."""
+        """Send ``stop`` and let the engine exit; kill it if it does not within 2 seconds
+        (or when the wait is interrupted: a second Ctrl-C must not leave it running)."""
         process = self._process
         if process is None:
             return
-        self._outbox.put(b'{"cmd":"stop"}\n')
-        self._outbox.put(b"")  # then the writer closes standard input
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(_STOP_GRACE)
-        self.kill()
+        try:
+            self._outbox.put(b'{"cmd":"stop"}\n')
+            self._outbox.put(b"")  # then the writer closes standard input
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(_STOP_GRACE)
+        finally:
+            self.kill()
+
+    def abandon(self) -> None:
+        """Kill the engine's process group at once, waiting for nothing: for a process that
+        is about to end (a worker's signal handler), where :meth:`kill` could block."""
+        process = self._process
+        if process is not None:
+            with contextlib.suppress(OSError):
+                os.killpg(process.pid, signal.SIGKILL)
 
     # --- requests -------------------------------------------------------------------------
 
@@ -210,12 +225,13 @@ class Engine:
         assert process is not None
         command = message["cmd"]
         self._outbox.put(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
+        wait = self.timeout * (START_FACTOR if command == "start" else 1)
         try:
-            line = self._lines.get(timeout=self.timeout)
+            line = self._lines.get(timeout=wait)
         except queue.Empty:
             raise self._failure(
                 "timeout",
-                f"no answer to {command!r} within {self.timeout:g} s (a hang, or an answer "
+                f"no answer to {command!r} within {wait:g} s (a hang, or an answer "
                 "without its newline; raise --timeout if the engine is only slow)",
             ) from None
         if isinstance(line, _Eof):

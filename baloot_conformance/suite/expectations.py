@@ -7,6 +7,12 @@ test262's and Bowtie's users asked: a listed case that now passes is ``xpass`` a
 the run (so the list shrinks as the engine is fixed), an entry that names no case is stale,
 an expired entry fails the run, and a failure whose signature differs from the one recorded
 is a plain ``fail``.
+
+Every value in the file is text (a date is written as text too). A byte that is not UTF-8 or
+a character YAML cannot hold (a NUL, a control character) is named at its own line and
+column before the strict YAML reader sees the file, and a value that reader refuses because
+YAML reads it as a number or a boolean is said to be not text (the reader is shared with the
+rulesets, and its own words speak of a ruleset's numbers and exact formulas).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import datetime
 import fnmatch
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -64,8 +71,8 @@ def load(path: str, missing_ok: bool = False) -> list[Entry]:
             file:line:col.
     """
     try:
-        with open(path, encoding="utf-8") as stream:
-            text = stream.read()
+        with open(path, "rb") as stream:
+            data_bytes = stream.read()
     except FileNotFoundError:
         if missing_ok:
             return []
@@ -73,12 +80,14 @@ def load(path: str, missing_ok: bool = False) -> list[Entry]:
             f"{path}: no such file",
             hint="check the path, or create the file with --update-expectations",
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ExpectationsError(f"{path}: cannot read it: {exc}") from None
+    except OSError as exc:
+        raise ExpectationsError(f"{path}: cannot read it: {exc.strerror or exc}") from None
+    text = _decoded(data_bytes, path)
+    _check_characters(text, path)
     try:
         data, where = load_yaml_located(text, path, dates_as_text=True)
     except BalootError as exc:
-        raise ExpectationsError(str(exc)) from None
+        raise _as_text_error(exc, text, path) from None
     if data is None:
         data = {"expectations": {}}
     errors = sorted(
@@ -95,7 +104,7 @@ def load(path: str, missing_ok: bool = False) -> list[Entry]:
             at = at[:-1]
         field = "/".join(str(p) for p in first.absolute_path) or "the file"
         raise ExpectationsError(
-            f"{field}: {first.message}",
+            f"{field}: {_short(first.message)}",
             location=where.get(at, Location(path, 1, 1)),
             hint="each entry is 'CASE-ID-OR-GLOB: {reason: ..., signature: {observable, "
             "position, rule}, link: URL, expires: YYYY-MM-DD}' under 'expectations:' (see "
@@ -123,6 +132,82 @@ def load(path: str, missing_ok: bool = False) -> list[Entry]:
             )
         )
     return entries
+
+
+def _at(text: str, index: int, path: str) -> Location:
+    """The line and column of the character at ``index`` of ``text``."""
+    line = text.count("\n", 0, index) + 1
+    return Location(path, line, index - (text.rfind("\n", 0, index) + 1) + 1)
+
+
+def _decoded(data: bytes, path: str) -> str:
+    """The file's text (UTF-8, a BOM allowed), or an error at the first byte that is not."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        good = data[: exc.start].decode("utf-8-sig")
+        raise ExpectationsError(
+            f"byte 0x{data[exc.start]:02x} is not UTF-8",
+            location=_at(good + "?", len(good), path),
+            hint="save the file as UTF-8",
+        ) from None
+
+
+#: What YAML cannot hold (its reader refuses it): controls other than tab and line ends.
+_NOT_YAML = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+#: A plain value YAML reads as a number or a boolean, not as text.
+_NOT_TEXT = re.compile(
+    r"[-+]?(\.?[0-9][0-9_.:eE+-]*|0[xXoObB][0-9a-fA-F_]+|\.inf|\.nan)"
+    r"|true|false|True|False|yes|no|on|off|y|n|Yes|No|On|Off|TRUE|FALSE"
+)
+
+
+def _check_characters(text: str, path: str) -> None:
+    """Refuse, at its line and column, a character YAML cannot hold (the YAML reader would
+    name only its offset in the file)."""
+    found = _NOT_YAML.search(text)
+    if found is None:
+        return
+    char = found.group()
+    what = "a NUL character" if char == "\0" else "a control character"
+    raise ExpectationsError(
+        f"{what} ({_char_words(char)}): a YAML file cannot hold it",
+        location=_at(text, found.start(), path),
+        hint='remove it, or write it as an escape in a double-quoted string ("\\x07")',
+    )
+
+
+def _as_text_error(exc: BalootError, text: str, path: str) -> ExpectationsError:
+    """The strict reader's error, said for an expectations file: where it points at a plain
+    value that YAML reads as a number or a boolean, the problem is that it is not text
+    (every value here is); any other error is kept as the reader says it."""
+    where = exc.location
+    lines = text.split("\n")
+    if where is not None and where.line is not None and 0 < where.line <= len(lines):
+        line = lines[where.line - 1]
+        column = (where.column or 1) - 1
+        value = line[column:].split(" #", 1)[0].strip()
+        if value and _NOT_TEXT.fullmatch(value):
+            key = line[:column].strip().rstrip(":").strip().lstrip("- ").strip("'\"")
+            kind = "a number" if value[:1] in "+-.0123456789" else "a boolean"
+            shown = value if len(value) <= 40 else value[:40] + "..."
+            size = f", {len(value):,} characters" if len(value) > 40 else ""
+            return ExpectationsError(
+                f"{key or 'a value'}: expected text, found {kind} ({shown!r}{size})",
+                location=where,
+                hint="quote it ('...'): every key and value of an expectations file is text",
+            )
+    message = exc.message
+    if where is not None and where.line is not None and where.line > len(lines):
+        # The YAML reader's mark for the end of the stream is past the last line.
+        where = Location(path, len(lines), len(lines[-1]) + 1)
+        message += " (at the end of the file)"
+    return ExpectationsError(message, location=where, hint=exc.hint, excerpt=exc.excerpt)
+
+
+def _char_words(char: str) -> str:
+    code = ord(char) if len(char) == 1 else 0
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _entry_for(case_id: str, entries: Sequence[Entry]) -> Entry | None:
@@ -214,3 +299,8 @@ def updated(results: Iterable[CaseResult], entries: Sequence[Entry], engine: str
     )
     data = {"engine": engine, "expectations": body}
     return head + plain_yaml(data, width=100)
+
+
+def _short(text: str, limit: int = 300) -> str:
+    """A schema message cut to one screen (it quotes the whole wrong value)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."

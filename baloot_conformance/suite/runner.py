@@ -15,13 +15,17 @@ import dataclasses
 import fnmatch
 import multiprocessing
 import multiprocessing.util
-from collections.abc import Iterable, Iterator, Sequence
+import os
+import signal
+import threading
+import time
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from baloot_conformance import btn
+from baloot_conformance import btn, processes
 from baloot_conformance.btn import json_form
 from baloot_conformance.cards import Card
 from baloot_conformance.check.events import HandChecker, unlogged_auction
@@ -69,6 +73,15 @@ class Case:
     ruleset: str
     """The ruleset it is played under (a reference :func:`load_ruleset` takes)."""
     seed: int | None = None
+    shown: str = ""
+    """How reports name the file, when not by ``path``: a shipped fixture by its corpus path
+    (``fixtures/play/x.btn``), as the kit's repository has it, never by where the package is
+    installed (``site-packages/.../_data/...``), which a CI annotation cannot point into."""
+
+    @property
+    def where(self) -> str:
+        """The file as every report names it (and every ``file:line:col`` in them)."""
+        return self.shown or self.path
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,14 +129,30 @@ def fixture_cases(selector: str = "*", ruleset: str | None = None) -> list[Case]
         return []
     globs = [g.strip() for g in selector.split(",") if g.strip()]
     cases = []
-    for fixture in load_corpus():
+    root = corpus_root()
+    for fixture in load_corpus(root):
         names = (fixture.id, f"{fixture.area}/{fixture.id}")
         if not any(fnmatch.fnmatchcase(n, g) for g in globs for n in names):
             continue
         if ruleset is not None and fixture.ruleset_id != ruleset:
             continue
-        cases.append(Case(fixture.id, str(fixture.path), fixture.tag or fixture.ruleset_id))
+        cases.append(
+            Case(
+                fixture.id,
+                str(fixture.path),
+                fixture.tag or fixture.ruleset_id,
+                shown=_corpus_path(fixture.path, root),
+            )
+        )
     return cases
+
+
+def _corpus_path(path: Path, root: Path) -> str:
+    """``fixtures/AREA/FILE.btn``: a shipped fixture's path in the kit's repository."""
+    try:
+        return (Path(root.name) / path.relative_to(root)).as_posix()
+    except ValueError:  # not under the corpus (cannot happen for load_corpus's fixtures)
+        return str(path)
 
 
 def generated_cases(ruleset: str, games: int, seed: int = 0) -> list[Case]:
@@ -146,7 +175,7 @@ def _transcript(case: Case) -> tuple[btn.Transcript, Ruleset]:
     if case.seed is not None:
         reader = btn.TranscriptReader.from_text("".join(generate_games(rules, case.seed)), case.id)
     else:
-        reader = btn.TranscriptReader(Path(case.path), case.path)
+        reader = btn.TranscriptReader(Path(case.path), case.where)
     with reader:
         head = reader.head()
         return dataclasses.replace(head, hands=tuple(reader)), rules
@@ -184,6 +213,13 @@ def run_case(case: Case, engine: Engine) -> CaseResult:
         return CaseResult(case, verdict, message=str(exc), requests=run.sent)
     except _KitDefect as exc:
         return CaseResult(case, "invalid", message=str(exc), requests=run.sent)
+    if failure is None and run.sent == 0:  # a pass is an engine's answers judged, never none
+        return CaseResult(
+            case,
+            "unsupported",
+            message="nothing to ask the engine: what it declares "
+            f"({', '.join(sorted(info.capabilities))}) does not apply to this case",
+        )
     if failure is None:
         return CaseResult(case, "pass", requests=run.sent)
     return CaseResult(case, "fail", failure, requests=run.sent)
@@ -214,7 +250,16 @@ def _is_partial(hand: btn.Hand) -> bool:
     return bool(unlogged_auction(hand))
 
 
+#: The capabilities that are requests: an engine must declare one for anything to be checked.
+ASKED = frozenset({"replay", "legal", "claims"})
+
+
 def _unsupported(transcript: btn.Transcript, rules: Ruleset, info: EngineInfo) -> str | None:
+    if not ASKED & info.capabilities:
+        return (
+            "the engine declares none of replay, legal, claims (its capabilities: "
+            f"{', '.join(sorted(info.capabilities))}), so there is nothing to ask it"
+        )
     if rules.id not in info.rulesets:
         return (
             f"the engine does not play the {rules.id} ruleset (it plays {', '.join(info.rulesets)})"
@@ -306,7 +351,7 @@ class _CaseRun:
         )
         """The call events' positions: a divergence there is on the engine's legal calls."""
         self.where = {
-            item.position: Location(case.path, item.line, item.column)
+            item.position: Location(case.where, item.line, item.column)
             for hand in transcript.hands
             for item in hand.items
             if isinstance(item, btn.Item) and item.line
@@ -472,7 +517,7 @@ class _CaseRun:
                 break
         verdicts = replay_hands(
             augmented,
-            self.case.path,
+            self.case.where,
             self.rules,
             required=lambda h: REQUIRED_CLAIMS if h.position in asked_claims else frozenset(),
         )
@@ -586,10 +631,14 @@ def _event_words(item: btn.Item) -> str:
 
 def run_cases(
     cases: Sequence[Case], command: str, timeout: float = 10.0, jobs: int = 1
-) -> Iterator[CaseResult]:
+) -> Generator[CaseResult, None, None]:
     """Each case's result, in case order. One engine process per job: with more than one
     job, worker processes each drive their own engine, and the results come back in the
-    cases' order, so the report does not depend on ``jobs``."""
+    cases' order, so the report does not depend on ``jobs``.
+
+    Every process it starts ends with it: closing the iterator (as an interruption does)
+    stops the engine, or terminates the workers, each of which kills its engine as it goes
+    (:func:`_start_worker`)."""
     if jobs <= 1 or len(cases) <= 1:
         engine = Engine(command, timeout)
         try:
@@ -606,12 +655,36 @@ def run_cases(
 
 
 _WORKER_ENGINE: Engine | None = None
+_PARENT_POLL = 0.5
+"""How often a worker checks that the kit still runs, in seconds."""
 
 
 def _start_worker(command: str, timeout: float) -> None:
+    """A pool worker's start: quiet on Ctrl-C (the kit handles it), and its engine ends
+    with it however it ends: closed at a normal exit, killed on ``SIGTERM`` (what the pool
+    sends when the run is interrupted), killed when the kit itself is gone (killed, crashed),
+    which a worker notices within :data:`_PARENT_POLL` seconds. An engine runs in its own
+    process group (so Ctrl-C does not reach it): nothing else would end it."""
     global _WORKER_ENGINE
+    processes.quiet_worker()
     _WORKER_ENGINE = engine = Engine(command, timeout)
+    parent = os.getppid()
+
+    def end(signum: int, frame: object) -> None:
+        engine.abandon()
+        os._exit(processes.EXIT_TERMINATED)
+
+    signal.signal(signal.SIGTERM, end)
+    threading.Thread(target=_watch_parent, args=(parent, engine), daemon=True).start()
     multiprocessing.util.Finalize(None, engine.close, exitpriority=10)
+
+
+def _watch_parent(parent: int, engine: Engine) -> None:
+    """In a worker: once the kit is gone (the worker is re-parented), kill the engine, exit."""
+    while os.getppid() == parent:
+        time.sleep(_PARENT_POLL)
+    engine.abandon()
+    os._exit(processes.EXIT_TERMINATED)
 
 
 def _worker_case(case: Case) -> CaseResult:
