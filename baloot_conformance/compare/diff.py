@@ -97,15 +97,27 @@ def diff_rulesets(a: Ruleset, b: Ruleset) -> list[Difference]:
 
 
 def _describe(rule_id: str, name: str, a: Any, b: Any) -> list[str]:
+    """One changed parameter in words: what :func:`change_notes` says of it, or else its two
+    values (a formula's two texts come before what its inputs show)."""
+    notes = change_notes(rule_id, name, a, b)
+    if name in ("formula", "condition"):
+        return [f"{name}: {' '.join(a.split())}  ->  {' '.join(b.split())}", *notes]
+    return notes or [f"{name}: {value_words(a)} -> {value_words(b)}"]
+
+
+def change_notes(rule_id: str, name: str, a: Any, b: Any) -> list[str]:
+    """What a changed parameter's two values do not say at a glance: the pairs of an order
+    that swap, the ranks whose points change, the inputs on which two formulas differ; none
+    for a plain value. A page that shows the two values shows these beside them, so that
+    each change is told once."""
     if name == "order" and all(isinstance(x, str) for x in [*a, *b]):
         return [_swaps(a, b)]
-    if name == "points" and isinstance(a, dict):
+    if name == "points" and isinstance(a, dict) and isinstance(b, dict):
         changed = [f"{r} {a.get(r)} -> {b.get(r)}" for r in a if a.get(r) != b.get(r)]
         return ["points: " + ", ".join(changed)]
-    if name in ("formula", "condition"):
-        shown = f"{name}: {' '.join(a.split())}  ->  {' '.join(b.split())}"
-        return [shown, *_formula_inputs(rule_id, name, a, b)]
-    return [f"{name}: {value_words(a)} -> {value_words(b)}"]
+    if name in ("formula", "condition") and isinstance(a, str) and isinstance(b, str):
+        return _formula_inputs(rule_id, name, a, b)
+    return []
 
 
 def value_words(value: Any) -> str:

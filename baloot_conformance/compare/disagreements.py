@@ -17,7 +17,12 @@ import re
 from collections.abc import Callable
 
 from baloot_conformance.compare.diff import Difference, diff_rulesets
-from baloot_conformance.compare.witness import Witness, find_witness, verdicts, witness_words
+from baloot_conformance.compare.witness import (
+    Witness,
+    find_witness,
+    replayed_witness,
+    witness_words,
+)
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 from baloot_conformance.rules.ruleset import Ruleset, canonical_json, mechanism
 from baloot_conformance.rules.validation import ruleset_schema
@@ -49,28 +54,6 @@ def _profiles(base: Ruleset) -> list[Ruleset]:
         for ruleset in (load_ruleset(name) for name in shipped_rulesets())
         if ruleset.id != base.id and ruleset.lineage[-1] == base.id
     ]
-
-
-def replayed_witness(text: str, a: Ruleset, b: Ruleset) -> Witness | None:
-    """The witness a transcript is for ``a`` against ``b``: it passes under one of them and
-    fails under the other; ``None`` when it does not."""
-    first, second = verdicts(text, a), verdicts(text, b)
-    ok_a = all(v.status == "pass" for v in first)
-    ok_b = all(v.status == "pass" for v in second)
-    if ok_a == ok_b:
-        return None
-    good, bad, failing = (a, b, second) if ok_a else (b, a, first)
-    verdict = next(v for v in failing if v.status != "pass")
-    root = next((d for d in verdict.divergences if d.root), None)
-    return Witness(
-        text=text,
-        passes=f"{good.id}@{good.version}",
-        fails=f"{bad.id}@{bad.version}",
-        position=root.position if root else verdict.position,
-        rule_id=root.rule_id if root else None,
-        message=root.message if root else (verdict.error or "the hand could not be replayed"),
-        tries=0,
-    )
 
 
 def committed_witnesses(page: str) -> dict[tuple[str, str], str]:

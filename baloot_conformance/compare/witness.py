@@ -6,7 +6,8 @@ because of one difference between them.
 side (:mod:`~baloot_conformance.corpus.generate`, leaning the players towards the contracts
 and raises the rule is about), replays them under the other, and keeps a hand only once
 replaying it under the two real rulesets gives the two verdicts. The search is seeded, so the
-same rulesets give the same witness.
+same rulesets give the same witness. :func:`replayed_witness` tells whether a given transcript
+(a fixture, a committed witness) is a witness for two rulesets, with the table where they part.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from baloot_conformance import btn
-from baloot_conformance.check.run import check_hands
-from baloot_conformance.check.verdicts import HandVerdict
+from baloot_conformance.check.run import NoSuchMoment, check_hands, replay_to
+from baloot_conformance.check.table import Table, table_of
+from baloot_conformance.check.verdicts import Divergence, HandVerdict
 from baloot_conformance.compare.diff import Difference, diff_rulesets
 from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.engine.playout import Policy
@@ -44,6 +46,13 @@ class Witness:
     """... and what it says."""
     tries: int
     """How many generated transcripts were tried before this one."""
+    expected: str | None = None
+    """What the failing ruleset computes at the root divergence, for a wrong claim ..."""
+    claimed: str | None = None
+    """... and what the transcript says there (what the passing ruleset computes)."""
+    table: Table | None = None
+    """The table where the two rulesets part, when pictures were asked for (see
+    :func:`replayed_witness`)."""
 
 
 #: The search's leanings, tried in turn: plain random play, Hokum, Sun, raises, rare deals.
@@ -63,10 +72,70 @@ _POLICIES = (
 _STARTS = ((0, 0), (101, 40), (40, 101), (99, 100), (140, 135), (120, 150), (151, 151))
 
 
-def verdicts(text: str, ruleset: Ruleset) -> list[HandVerdict]:
-    """The verdict on every hand of a BTN text under ``ruleset``."""
-    with btn.TranscriptReader(io.StringIO(text), "<witness>") as reader:
-        return list(check_hands(reader, "<witness>", ruleset))
+def verdicts(
+    text: str, ruleset: Ruleset, path: str = "<witness>", pictures: bool = False
+) -> list[HandVerdict]:
+    """The verdict on every hand of a BTN text under ``ruleset`` (``pictures``: each root
+    divergence carries its table)."""
+    with btn.TranscriptReader(io.StringIO(text), path) as reader:
+        return list(check_hands(reader, path, ruleset, pictures=pictures))
+
+
+def replayed_witness(
+    text: str, a: Ruleset, b: Ruleset, path: str = "<witness>", pictures: bool = False
+) -> Witness | None:
+    """The witness ``text`` is for ``a`` against ``b``, either way round: every hand passes
+    under one of them and one fails under the other; ``None`` when it does not tell them
+    apart. With ``pictures``, the witness carries the table where the two part: the failing
+    ruleset's at its root divergence, or, when that comes before the cards are dealt (the
+    dealer of a hand), the hand as dealt, replayed under the passing ruleset."""
+    first, second = verdicts(text, a, path, pictures), verdicts(text, b, path, pictures)
+    ok_a = all(v.status == "pass" for v in first)
+    ok_b = all(v.status == "pass" for v in second)
+    if ok_a == ok_b:
+        return None
+    good, bad, failing = (a, b, second) if ok_a else (b, a, first)
+    verdict = next(v for v in failing if v.status != "pass")
+    root = next((d for d in verdict.divergences if d.root), None)
+    table = root.table if root else None
+    if pictures and table is None and root is not None:
+        table = _dealt(text, path, good, root)
+    return Witness(
+        text=text,
+        passes=f"{good.id}@{good.version}",
+        fails=f"{bad.id}@{bad.version}",
+        position=root.position if root else verdict.position,
+        rule_id=root.rule_id if root else None,
+        message=root.message if root else (verdict.error or "the hand could not be replayed"),
+        tries=0,
+        expected=root.expected if root else None,
+        claimed=root.claimed if root else None,
+        table=table,
+    )
+
+
+def _dealt(text: str, path: str, ruleset: Ruleset, root: Divergence) -> Table | None:
+    """The hand of a divergence that comes before its cards are dealt, as dealt: the table
+    before its first event after the deal, replayed under ``ruleset`` (which accepts it)."""
+    with btn.TranscriptReader(io.StringIO(text), path) as reader:
+        hands = list(reader)
+    number = int(root.position.split(".")[0].removeprefix("h"))
+    hand = next((h for h in hands if h.number == number), None)
+    dealing = (btn.Start, btn.Dealer, btn.Deal, btn.FaceUp)
+    after = next(
+        (
+            item
+            for item in (hand.items if hand else ())
+            if isinstance(item, btn.Event) and not isinstance(item, dealing)
+        ),
+        None,
+    )
+    if after is None:
+        return None
+    try:
+        return table_of(replay_to(hands, ruleset, after.position), number)
+    except NoSuchMoment:  # pragma: no cover - the passing ruleset replays the whole hand
+        return None
 
 
 def candidates(ruleset: Ruleset, tries: int, seed: int = 0) -> Iterator[str]:

@@ -3,10 +3,13 @@
 It shows the run's totals, the divergences per rule ID as a bar chart, and for each hand
 that does not pass its root divergence: the position, the rule's statement and sources, the
 ruleset's digest, the transcript line and the table drawn as cards (the card played and the
-cards the ruleset allowed marked). The page is made with Jinja2 templates
-(``baloot_conformance/report/templates/``) with autoescape on: everything that comes from a
-transcript (comments, tag values, file names, messages quoting them) is text, never markup,
-and the page's Content-Security-Policy forbids scripts besides.
+cards the ruleset allowed marked). The rule and the digest quoted are those of the ruleset the
+hand was checked under, the object itself when the run names one (a local file may reuse a
+shipped id with other rules), never a shipped ruleset looked up by that id in its stead. The
+page is made with Jinja2 templates (``baloot_conformance/report/templates/``) with autoescape
+on: everything that comes from a transcript (comments, tag values, file names, messages
+quoting them) is text, never markup, and the page's Content-Security-Policy forbids scripts
+besides.
 """
 
 from __future__ import annotations
@@ -59,11 +62,12 @@ def _on_table(table: Table) -> dict[str, tuple[str, bool]]:
 
 
 @functools.lru_cache(maxsize=32)
-def _ruleset(reference: str) -> Ruleset | None:
+def _shipped(reference: str) -> Ruleset | None:
+    """The shipped ruleset a file's tag names (``saudi@1.1.0``), ``None`` when none is."""
     try:
         return load_ruleset(reference.split("@")[0])
     except BalootError:
-        return None  # a ruleset given by a path the report cannot name again
+        return None
 
 
 @dataclass
@@ -71,6 +75,11 @@ class HtmlReporter:
     """Collects the hands that do not pass, and writes the page at the end."""
 
     stream: TextIO
+    ruleset: Ruleset | None = field(default=None, kw_only=True)
+    """The ruleset the run checks every file under (``check --ruleset``), the object itself:
+    the page quotes its rules and digest. Without it the page quotes the run's digest from
+    the header, and a shipped ruleset's rules only when it is the one the run used (the same
+    digest)."""
     header: RunHeader | None = None
     files: list[FileTally] = field(default_factory=list)
     hands: list[dict[str, Any]] = field(default_factory=list)
@@ -92,6 +101,7 @@ class HtmlReporter:
         if verdict.status == "pass":
             return
         root = verdict.divergences[0] if verdict.divergences else None
+        used = self._used(verdict.ruleset)
         self.hands.append(
             {
                 "anchor": f"hand-{len(self.hands) + 1}",
@@ -101,11 +111,30 @@ class HtmlReporter:
                 "error": verdict.error,
                 "root": root,
                 "later": verdict.divergences[1:],
-                "rule": _rule(verdict.ruleset, root.rule_id) if root and root.rule_id else None,
+                "rule": _rule(used, root.rule_id) if root and root.rule_id else None,
                 "ruleset": verdict.ruleset,
-                "digest": r.digest if (r := _ruleset(verdict.ruleset)) else "",
+                "unquoted": used is None,
+                "digest": self._digest(used),
             }
         )
+
+    def _used(self, reference: str) -> Ruleset | None:
+        """The ruleset a hand was checked under (``reference``: its ``id@version``), as the
+        run used it; ``None`` when the page cannot have it (a file the run read that is not
+        the shipped ruleset of its id)."""
+        if self.ruleset is not None and reference == f"{self.ruleset.id}@{self.ruleset.version}":
+            return self.ruleset
+        shipped = _shipped(reference)
+        run_digest = self.header.ruleset_digest if self.header else None
+        if shipped is None or (run_digest is not None and shipped.digest != run_digest):
+            return None  # the run's ruleset reuses a shipped id: never quote the shipped one
+        return shipped  # each file under the ruleset its tag names: a shipped one
+
+    def _digest(self, used: Ruleset | None) -> str:
+        """The digest of the ruleset a hand was checked under: the run's, when it names one."""
+        if self.header is not None and self.header.ruleset_digest is not None:
+            return self.header.ruleset_digest
+        return used.digest if used is not None else ""
 
     def file_error(self, error: FileError) -> None:
         self._tally(error.path).errors += 1
@@ -128,9 +157,9 @@ class HtmlReporter:
         self.stream.flush()
 
 
-def _rule(reference: str, rule_id: str) -> dict[str, Any] | None:
-    """A rule's statement and its sources with their bibliography entries."""
-    rules = _ruleset(reference)
+def _rule(rules: Ruleset | None, rule_id: str) -> dict[str, Any] | None:
+    """A rule of ``rules`` (the ruleset used): its statement and its sources with their
+    bibliography entries; ``None`` when the page does not have the ruleset or the rule."""
     if rules is None:
         return None
     try:

@@ -4,8 +4,9 @@ never read YAML.
 One page per ruleset: every rule in order, each with an anchor named by its rule ID, its
 statement, its parameters in words, its sources with their bibliography entries, and the
 profiles that read it differently. A profile's page opens with its differences from the
-ruleset it extends, each with its witness hand drawn as a table: the profile's fixture for
-that rule, replayed under the base ruleset, at the point where the two readings part. An
+ruleset it extends, each change told once, and its witness: the profile's fixture for that
+rule, which one of the two rulesets accepts and the other does not, with the table where the
+two part and what each decides there (or one sentence saying no fixture tells them apart). An
 index page lists the rulesets. The pages are self-contained (one stylesheet inline, no
 script) and link to each other by relative paths, so the folder can be published as is.
 """
@@ -18,13 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from baloot_conformance import btn
-from baloot_conformance.check.run import check_hands
-from baloot_conformance.check.table import Table
-from baloot_conformance.compare.diff import Difference, diff_rulesets
+from baloot_conformance.compare.diff import Difference, change_notes, diff_rulesets
+from baloot_conformance.compare.witness import Witness, replayed_witness
 from baloot_conformance.corpus.fixtures import Fixture, load_corpus
 from baloot_conformance.report.html import environment
-from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
+from baloot_conformance.rules.loading import isolate, load_ruleset, shipped_rulesets
 from baloot_conformance.rules.ruleset import Ruleset, mechanism, rule_documents
 from baloot_conformance.version import __version__
 
@@ -38,7 +37,12 @@ class Page:
 
 
 def _words(value: Any) -> str:
-    """A parameter's value in words: text as is, lists joined, anything else as JSON."""
+    """A parameter's value in words: text as is, lists joined, anything else as JSON; an
+    empty list is ``none`` and an absent value ``(absent)``, never an empty box."""
+    if value is None:
+        return "(absent)"
+    if value == []:
+        return "none"
     if isinstance(value, str):
         return " ".join(value.split())
     if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
@@ -46,24 +50,47 @@ def _words(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _witness(fixture: Fixture, base: Ruleset) -> Table | None:
-    """The table where ``fixture`` (a profile's witness) parts from ``base``."""
-    with btn.TranscriptReader.from_text(fixture.text, str(fixture.path)) as reader:
-        for verdict in check_hands(reader, str(fixture.path), base, pictures=True):
-            for divergence in verdict.divergences:
-                return divergence.table
-    return None
+def _witnesses(
+    profile: Ruleset, base: Ruleset, corpus: Sequence[Fixture], differences: Sequence[Difference]
+) -> dict[str, dict[str, Any]]:
+    """Each differing rule's witness, by rule ID: the first of the profile's fixtures for that
+    rule (in corpus order) that one of the two rulesets accepts and the other does not (the
+    profile's reading may be the one that fails), with the table where they part.
 
-
-def _witnesses(profile: Ruleset, base: Ruleset, corpus: Sequence[Fixture]) -> dict[str, Any]:
-    """Each differing rule's witness fixture and its table, by rule ID."""
-    found: dict[str, Any] = {}
-    for fixture in corpus:
-        if fixture.area != profile.id:
-            continue
-        for rule_id in fixture.rules:
-            found.setdefault(rule_id, {"id": fixture.id, "table": _witness(fixture, base)})
+    A profile's fixture shows its rule against the profile with that one rule read as the
+    base reads it; where the profile's other differences make the base reject the fixture
+    too, that is the comparison the page shows. A rule no fixture tells apart has no entry.
+    """
+    found: dict[str, dict[str, Any]] = {}
+    for difference in differences:
+        rule_id = difference.rule_id
+        fixtures = [f for f in corpus if f.area == profile.id and rule_id in f.rules]
+        names = {profile.id: profile.id, base.id: base.id}
+        others = [base]
+        variant = isolate(profile, {rule_id: difference.rule_a})
+        if variant is not None:
+            names[variant.id] = f"{profile.id} with {rule_id} read as {base.id} reads it"
+            others.append(variant)
+        for other, fixture in ((o, f) for o in others for f in fixtures):
+            witness = replayed_witness(fixture.text, other, profile, str(fixture.path), True)
+            if witness is not None:
+                found[rule_id] = {"id": fixture.id, **_witness_words(witness, names)}
+                break
     return found
+
+
+def _witness_words(witness: Witness, names: dict[str, str]) -> dict[str, Any]:
+    """What the page says of a witness: who accepts it, who parts from it, where and why."""
+    return {
+        "passes": names[witness.passes.partition("@")[0]],
+        "fails": names[witness.fails.partition("@")[0]],
+        "position": witness.position,
+        "rule_id": witness.rule_id,
+        "message": witness.message.rstrip("."),
+        "expected": witness.expected,
+        "claimed": witness.claimed,
+        "table": witness.table,
+    }
 
 
 def _rules(ruleset: Ruleset, readers: dict[str, list[str]]) -> list[dict[str, Any]]:
@@ -84,12 +111,15 @@ def _rules(ruleset: Ruleset, readers: dict[str, list[str]]) -> list[dict[str, An
     return rules
 
 
-def render_pages(ids: Sequence[str] | None = None) -> Iterator[Page]:
-    """The pages of the rulesets named (default: every shipped one) and an index."""
+def render_pages(
+    ids: Sequence[str] | None = None, corpus: Sequence[Fixture] | None = None
+) -> Iterator[Page]:
+    """The pages of the rulesets named (default: every shipped one) and an index; the
+    witnesses are taken from ``corpus`` (default: the shipped fixtures)."""
     names = list(ids) if ids else list(shipped_rulesets())
     rulesets = [load_ruleset(name) for name in names]
     env = environment()
-    corpus = load_corpus()
+    corpus = load_corpus() if corpus is None else corpus
     differences: dict[str, list[Difference]] = {}
     readers: dict[str, dict[str, list[str]]] = {}
     for ruleset in rulesets:
@@ -104,7 +134,9 @@ def render_pages(ids: Sequence[str] | None = None) -> Iterator[Page]:
         base_id = ruleset.lineage[-1] if len(ruleset.lineage) > 1 else None
         changed = differences.get(ruleset.id, [])
         witnesses = (
-            _witnesses(ruleset, load_ruleset(base_id), corpus) if base_id is not None else {}
+            _witnesses(ruleset, load_ruleset(base_id), corpus, changed)
+            if base_id is not None
+            else {}
         )
         yield Page(
             f"{ruleset.id}.html",
@@ -122,8 +154,10 @@ def render_pages(ids: Sequence[str] | None = None) -> Iterator[Page]:
                 differences=[
                     {
                         "rule_id": d.rule_id,
-                        "details": d.details,
-                        "changes": [(n, _words(a), _words(b)) for n, a, b in d.changes],
+                        "changes": [
+                            (n, _words(a), _words(b), change_notes(d.rule_id, n, a, b))
+                            for n, a, b in d.changes
+                        ],
                         "witness": witnesses.get(d.rule_id),
                     }
                     for d in changed
