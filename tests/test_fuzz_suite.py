@@ -118,8 +118,8 @@ def _check_report(fmt: str, text: str, code: int) -> None:
     if fmt == "json":
         found = [json.loads(line) for line in text.split("\n") if line]
         summary = found[-1]
-        assert summary["type"] == "summary"
-        results = [r for r in found if r["type"] == "case"]
+        assert summary["record"] == "summary"
+        results = [r for r in found if r["record"] == "case"]
         assert summary["ok"] is (code == 0)
         if any(r["verdict"] in ("error", "fail", "invalid", "xpass") for r in results):
             assert code != 0

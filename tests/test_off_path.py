@@ -3,6 +3,7 @@ reproduction run through the command line as they ran it."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -421,3 +422,30 @@ def test_a_pipe_or_standard_input_is_read_once_as_a_stream(tmp_path: Path, jobs:
     assert first.startswith(b"-:") and b"(root)" in first
     check.stdin.close()
     assert check.wait(timeout=60) == 1
+
+
+# --- messages -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["chek", "x.btn"], "did you mean 'check'?"),
+        (["check", "--jobz", "2", "x.btn"], "did you mean '--jobs'?"),
+        (["check", "--format", "jsn", "x.btn"], "did you mean 'json'?"),
+        (["spec", "lst"], "did you mean 'list'?"),
+    ],
+)
+def test_a_typo_gets_a_suggestion_and_its_command_usage(argv: list[str], expected: str) -> None:
+    with contextlib.redirect_stderr(io.StringIO()) as err:  # where argparse writes
+        assert main(argv, io.StringIO()) == 2
+    text = err.getvalue()
+    assert expected in text
+    if argv[0] == "check":
+        assert text.startswith("usage: baloot-conformance check ")
+
+
+@pytest.mark.parametrize("address", ["notanaddress", "tcp://127.0.0.1:99999", "tcp://:8786"])
+def test_a_scheduler_address_that_cannot_be_is_a_usage_error(address: str) -> None:
+    code, _, err = run("check", GOOD, "--executor", "dask", "--scheduler", address)
+    assert code == 2 and "not a scheduler address" in err and "Traceback" not in err

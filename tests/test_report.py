@@ -121,7 +121,9 @@ def render(
     **options: bool,
 ) -> str:
     out = io.StringIO()
-    reporter = make_reporter(fmt, out, **options)
+    reporter = make_reporter(
+        fmt, out, color=options.get("color", False), verbose=options.get("verbose", False)
+    )
     reporter.start(header)
     for verdict in verdicts:
         reporter.hand(verdict)

@@ -48,7 +48,7 @@ def records(text: str) -> list[dict[str, Any]]:
 
 
 def cases(text: str) -> dict[str, dict[str, Any]]:
-    return {r["id"]: r for r in records(text) if r["type"] == "case"}
+    return {r["id"]: r for r in records(text) if r["record"] == "case"}
 
 
 # --- F1: a run in which nothing was checked is never green ------------------------------------

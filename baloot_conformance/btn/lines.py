@@ -233,9 +233,12 @@ def _lines_from_binary(
     number = first_line - 1
     pending = b""
     limit = MAX_LINE_BYTES
+    # One read at a time, what has come (read1): a pipe's hands are checked as they arrive, and
+    # a signal is seen between reads, not only once a block of the full size is in.
+    read = getattr(stream, "read1", stream.read)
     while True:
         try:
-            block = stream.read(_BLOCK)
+            block = read(_BLOCK)
         except (OSError, EOFError) as exc:  # a damaged compressed file
             raise errors.at(
                 f"the file cannot be read{f' after line {number}' if number else ''}: {exc}",

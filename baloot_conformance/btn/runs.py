@@ -123,8 +123,9 @@ def _line_blocks(stream: _Readable) -> Iterator[bytes]:
     """A binary stream in blocks of whole lines (the last may lack its line end). No block ends
     with a ``hand`` line: whether a run may be cut before one depends on the line after it."""
     carry = b""
+    read = getattr(stream, "read1", stream.read)  # what has come: see lines._lines_from_binary
     while True:
-        data = stream.read(1 << 20)
+        data = read(1 << 20)
         block = carry + data
         if not data:
             if block:

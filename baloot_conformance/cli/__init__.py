@@ -12,8 +12,10 @@ is printed as its message (never a traceback).
 from __future__ import annotations
 
 import argparse
+import difflib
 import gc
 import io
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO, cast
@@ -44,9 +46,39 @@ Run 'baloot-conformance COMMAND --help' for the options of a command.
 """
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with a suggestion for a mistyped command or option, and an unknown option
+    reported with the usage of the command it was given to (not the top level's)."""
+
+    def error(self, message: str) -> NoReturn:
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            names = re.findall(r"'([^']*)'", choice.group(2))
+            message += _did_you_mean(choice.group(1), names)
+        super().error(message)
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            command: _Parser = getattr(parsed, "parser", self)
+            known = [o for action in command._actions for o in action.option_strings]
+            unknown = extras[0].split("=")[0]
+            command.error(
+                f"unrecognized arguments: {' '.join(extras)}" + _did_you_mean(unknown, known)
+            )
+        return parsed
+
+
+def _did_you_mean(word: str, names: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (exposed for tests and for generated docs)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="baloot-conformance",
         description="The Baloot rulebook as data, and a conformance kit for Baloot engines.",
         epilog=_EPILOG,
@@ -66,6 +98,12 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         module.register(subparsers)
     spec_commands.register_infer(subparsers)
+    for command in subparsers.choices.values():
+        command.set_defaults(parser=command)  # for an unknown option's message
+        for action in command._actions:  # a command's own sub-commands (spec list, ...)
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    sub.set_defaults(parser=sub)
     return parser
 
 

@@ -14,6 +14,7 @@ import itertools
 import multiprocessing
 import os
 import pickle
+import re
 import sys
 import time
 from collections import deque
@@ -212,7 +213,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             and "NO_COLOR" not in os.environ
             and stream.isatty()
         )
-        reporter = make_reporter(args.format, stream, color=bool(color))
+        reporter = make_reporter(args.format, stream, color=bool(color), ruleset=ruleset)
         reporter.start(header)
         progress = Progress(err)
         passed = failed = errors = divergences = unreadable = 0
@@ -362,7 +363,7 @@ def _run_dask(
             "--executor dask needs Dask: pip install 'baloot-conformance[dask]'"
         ) from None
     if scheduler:
-        client = distributed.Client(scheduler, timeout="30s")
+        client = _connect(distributed, scheduler)
         cluster = None
     else:
         cluster = distributed.LocalCluster(
@@ -380,6 +381,23 @@ def _run_dask(
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _connect(distributed: Any, scheduler: str) -> Any:
+    """A client of the Dask scheduler at ``scheduler``, or a usage error saying why not."""
+    address = re.fullmatch(r"(?:(tcp|tls|inproc|ucx)://)?([^:/\s]+):(\d{1,5})", scheduler)
+    if address is None or not 0 < int(address.group(3)) < 65536:
+        raise UnreadableInputError(
+            f"--scheduler {scheduler!r}: not a scheduler address",
+            hint="give tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786 (the port 1 to 65535)",
+        )
+    try:
+        return distributed.Client(scheduler, timeout="30s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise UnreadableInputError(
+            f"--scheduler {scheduler}: cannot reach the Dask scheduler: {exc}",
+            hint="is `dask scheduler` running there, and is its port open to this machine?",
+        ) from None
 
 
 _Result = tuple[list[HandVerdict] | list[Rendered], list[FileError], bool]

@@ -39,6 +39,11 @@ class OutputError(BalootError):
 def check_target(target: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]]) -> Path:
     """``target`` as a path (a symbolic link resolved: its file is the one written), refused
     when it is one of ``inputs`` or cannot be written."""
+    if str(target).endswith(("/", os.sep)):
+        raise OutputError(
+            f"{target}: the output names a folder, and this command writes one file",
+            hint="name a file (in that folder, e.g. report.txt)",
+        )
     path = Path(target)
     if path.is_symlink():
         path = Path(os.path.realpath(path))

@@ -20,6 +20,7 @@ from baloot_conformance.corpus.fixtures import (
     AREAS,
     Fixture,
     FixtureRun,
+    corpus_root,
     in_range,
     load_fixture,
     run_fixture,
@@ -46,10 +47,10 @@ def lint(paths: Sequence[Path]) -> Iterator[LintProblem | FixtureRun]:
     """Check fixtures, yielding each problem and each fixture's run as it is done.
 
     The checks: the metadata block and its schema; the id equal to the file name and unique;
-    the folder an area or a profile, and a profile's fixture written for that profile; known
-    rule IDs and source keys; the ruleset and its versions; the expected verdict reproduced;
-    every declared rule exercised (the trace of the replay); and a profile's fixture telling
-    each rule it names apart from the base ruleset's reading of it.
+    in the shipped corpus, the folder an area or a profile; a profile's fixture written for
+    that profile; known rule IDs and source keys; the ruleset and its versions; the expected
+    verdict reproduced; every declared rule exercised (the trace of the replay); and a
+    profile's fixture telling each rule it names apart from the base ruleset's reading of it.
     """
     seen: dict[str, Path] = {}
     profiles = set(shipped_rulesets())
@@ -76,7 +77,8 @@ def _lint_fixture(
     if fid in seen:
         yield LintProblem(fixture.where("id"), f"the id {fid!r} is also used by {seen[fid]}")
     seen.setdefault(fid, fixture.path)
-    if fixture.area not in AREAS and fixture.area not in profiles:
+    in_corpus = fixture.path.resolve().is_relative_to(corpus_root().resolve())
+    if in_corpus and fixture.area not in AREAS and fixture.area not in profiles:
         yield LintProblem(
             fixture.where(),
             f"the folder {fixture.area!r} is neither an area nor a shipped profile",

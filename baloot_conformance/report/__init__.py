@@ -13,12 +13,15 @@ checker decides everything, and nothing here computes a rule.
 
 from __future__ import annotations
 
-from typing import Literal, TextIO
+from typing import TYPE_CHECKING, Literal, TextIO
 
 from baloot_conformance.report.base import Reporter
 from baloot_conformance.report.jsonl import JsonLinesReporter
 from baloot_conformance.report.markdown import MarkdownReporter
 from baloot_conformance.report.text import TextReporter
+
+if TYPE_CHECKING:
+    from baloot_conformance.rules.ruleset import Ruleset
 
 Format = Literal["text", "json", "junit", "markdown", "html"]
 FORMATS: tuple[Format, ...] = ("text", "json", "junit", "markdown", "html")
@@ -26,12 +29,18 @@ FORMATS: tuple[Format, ...] = ("text", "json", "junit", "markdown", "html")
 
 
 def make_reporter(
-    fmt: Format, stream: TextIO, *, color: bool = False, verbose: bool = False
+    fmt: Format,
+    stream: TextIO,
+    *,
+    color: bool = False,
+    verbose: bool = False,
+    ruleset: Ruleset | None = None,
 ) -> Reporter:
     """The reporter for ``fmt`` writing to ``stream``.
 
     ``color`` (ANSI escapes) and ``verbose`` (the run header and a line per hand) concern the
-    text format only; the others are complete and plain by design.
+    text format only; the others are complete and plain by design. ``ruleset``: the one the
+    run was given (``--ruleset``), whose rules the HTML report quotes.
     """
     if fmt == "text":
         return TextReporter(stream, color=color, verbose=verbose)
@@ -46,7 +55,7 @@ def make_reporter(
     if fmt == "html":
         from baloot_conformance.report.html import HtmlReporter  # Jinja2: on demand
 
-        return HtmlReporter(stream)
+        return HtmlReporter(stream, ruleset=ruleset)
     raise ValueError(f"unknown report format {fmt!r}; expected one of {', '.join(FORMATS)}")
 
 

@@ -226,7 +226,7 @@ def _failure_json(failure: Failure) -> dict[str, Any]:
 def write_json(run: SuiteRun, stream: TextIO) -> None:
     """JSON Lines: a ``header`` record, a ``case`` record per case, a ``summary`` record."""
     header = {
-        "type": "header",
+        "record": "header",
         "kit": run.kit_version,
         "command": run.command,
         "engine": run.engine,
@@ -234,7 +234,7 @@ def write_json(run: SuiteRun, stream: TextIO) -> None:
     stream.write(json_line(header) + "\n")
     for result in run.results:
         record: dict[str, Any] = {
-            "type": "case",
+            "record": "case",
             "id": result.case.id,
             "path": result.case.where,
             "ruleset": result.case.ruleset,
@@ -247,7 +247,7 @@ def write_json(run: SuiteRun, stream: TextIO) -> None:
             record["stderr"] = result.stderr
         stream.write(json_line(record) + "\n")
     summary: dict[str, Any] = {
-        "type": "summary",
+        "record": "summary",
         "cases": len(run.results),
         **{verdict: run.counts[verdict] for verdict in VERDICTS},
         "problems": list(run.problems),
