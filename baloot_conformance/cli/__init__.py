@@ -125,9 +125,9 @@ def main(
         parser.print_help(err)
         return EXIT_USAGE
     try:
-        # Standard output that a closed pipe (`... | head -1`) does not stop: every command
-        # runs to its end and its exit code keeps the verdict, whatever became of the output.
-        return handler(args, cast(TextIO, Unbroken(out)), err)
+        # Standard output and error that a closed pipe (`... | head -1`) does not stop: every
+        # command runs to its end and its exit code keeps the verdict, its files written.
+        return handler(args, cast(TextIO, Unbroken(out)), cast(TextIO, Unbroken(err)))
     except BalootError as exc:
         print(f"error: {exc}", file=err)
         return EXIT_USAGE

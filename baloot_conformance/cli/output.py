@@ -172,8 +172,9 @@ def _give_mode(temp: Path, target: Path) -> None:
 
 
 class Unbroken(io.TextIOBase):
-    """Standard output that a closed pipe (``check ... | head``) does not stop: the rest of
-    the report is dropped, the check runs to its end, and the exit code tells its verdict."""
+    """Standard output or error that a closed pipe (``check ... | head``) does not stop: what
+    cannot be said any more is dropped, the command runs to its end (its files written), and
+    the exit code tells its verdict."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream: TextIO | None = stream
@@ -182,7 +183,7 @@ class Unbroken(io.TextIOBase):
         if self._stream is not None:
             try:
                 self._stream.write(text)
-            except BrokenPipeError:
+            except (BrokenPipeError, ValueError):  # a closed pipe, a closed stream
                 self._drop()
         return len(text)
 
@@ -190,14 +191,17 @@ class Unbroken(io.TextIOBase):
         if self._stream is not None:
             try:
                 self._stream.flush()
-            except BrokenPipeError:
+            except (BrokenPipeError, ValueError):
                 self._drop()
 
     def isatty(self) -> bool:
         return self._stream is not None and self._stream.isatty()
 
     def _drop(self) -> None:
-        self._stream = None
-        with contextlib.suppress(OSError):  # stop Python's own flush at exit from failing
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+        stream, self._stream = self._stream, None
+        for standard in (sys.stdout, sys.stderr):
+            if stream is not standard or standard is None:
+                continue
+            with contextlib.suppress(OSError, ValueError):  # Python's own flush at exit
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, standard.fileno())

@@ -6,12 +6,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
-import io
 import os
-from typing import TYPE_CHECKING, Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO
 
 from baloot_conformance.cli.check_commands import Progress
-from baloot_conformance.cli.output import TEXT_ERRORS, Unbroken, check_target, replaced
+from baloot_conformance.cli.output import TEXT_ERRORS, check_target, replaced
 from baloot_conformance.rules.loading import load_ruleset
 
 if TYPE_CHECKING:
@@ -149,7 +148,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _suite(args: argparse.Namespace, out: TextIO, given_err: TextIO) -> int:
+def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # start-up: the suite's modules are imported when the command runs
     from baloot_conformance.report.suite_report import SuiteRun, write_report
     from baloot_conformance.suite import expectations
@@ -161,9 +160,6 @@ def _suite(args: argparse.Namespace, out: TextIO, given_err: TextIO) -> int:
     )
     from baloot_conformance.version import __version__
 
-    # A closed pipe (`suite ... 2>&1 | true`) drops what is said there; it must not end the
-    # run before its files are written, nor turn its verdict into exit 0.
-    err = cast(TextIO, _Unbroken(given_err))
     if args.jobs < 1:
         print("error: --jobs must be at least 1", file=err)
         return _EXIT_USAGE
@@ -184,14 +180,13 @@ def _suite(args: argparse.Namespace, out: TextIO, given_err: TextIO) -> int:
     if not cases:
         print(f"error: no case selected (--fixtures {args.fixtures!r})", file=err)
         return _EXIT_USAGE
-    stdout = cast(TextIO, Unbroken(out))
     try:
         engine = _handshake(args.engine, args.timeout)
     except _NoStart as exc:
         run = SuiteRun(__version__, args.engine, None, [], fatal=exc.message)
         if args.output or args.format != "text":  # else the report on stdout says it
             print(f"error: {exc.message}", file=err)
-        _write(args, run, stdout, write_report, err)
+        _write(args, run, out, write_report, err)
         return _EXIT_USAGE
     progress = Progress(err, "cases", every=1, total=len(cases))
     results: list[CaseResult] = []
@@ -209,7 +204,7 @@ def _suite(args: argparse.Namespace, out: TextIO, given_err: TextIO) -> int:
         print(f"wrote {args.expectations}", file=err)
     judged, problems = expectations.apply(results, entries, known, datetime.date.today())
     run = SuiteRun(__version__, args.engine, engine, judged, problems)
-    if not _write(args, run, stdout, write_report, err):
+    if not _write(args, run, out, write_report, err):
         return _EXIT_USAGE
     return _EXIT_OK if run.ok else _EXIT_FAIL
 
@@ -278,29 +273,3 @@ def _handshake(command: str, timeout: float) -> dict[str, Any]:
         "rulesets": list(info.rulesets),
         "capabilities": sorted(info.capabilities),
     }
-
-
-class _Unbroken(io.TextIOBase):
-    """Standard error that a closed pipe does not stop: what cannot be said is dropped, the
-    run goes on to write its files and return its verdict."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self._stream: TextIO | None = stream
-
-    def write(self, text: str) -> int:
-        if self._stream is not None:
-            try:
-                self._stream.write(text)
-            except (BrokenPipeError, ValueError):  # a closed pipe, a closed stream
-                self._stream = None
-        return len(text)
-
-    def flush(self) -> None:
-        if self._stream is not None:
-            try:
-                self._stream.flush()
-            except (BrokenPipeError, ValueError):
-                self._stream = None
-
-    def isatty(self) -> bool:
-        return self._stream is not None and self._stream.isatty()
