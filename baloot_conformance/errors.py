@@ -136,7 +136,13 @@ class FormulaError(SpecError):
 
 
 class TranscriptSyntaxError(BalootError):
-    """A BTN transcript does not follow the notation (syntax only, not legality)."""
+    """A BTN transcript does not follow the notation (syntax only, not legality).
+
+    ``token``: the word of the statement the error is about (a card dealt or played twice),
+    when it is known; the reader then moves the location from the statement to that word.
+    """
+
+    token: str | None = None
 
 
 class UnreadableInputError(BalootError):

@@ -449,3 +449,26 @@ def test_a_typo_gets_a_suggestion_and_its_command_usage(argv: list[str], expecte
 def test_a_scheduler_address_that_cannot_be_is_a_usage_error(address: str) -> None:
     code, _, err = run("check", GOOD, "--executor", "dask", "--scheduler", address)
     assert code == 2 and "not a scheduler address" in err and "Traceback" not in err
+
+
+def test_a_structural_error_points_at_its_word(tmp_path: Path) -> None:
+    text = GOOD.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    deal = next(i for i, line in enumerate(lines) if line.startswith("deal N"))
+    words = lines[deal].split()
+    card = words[2]
+    lines[deal] = " ".join([*words[:-1], card]) + f"  # {card} again"  # twice in its line
+    dealt = tmp_path / "dealt.btn"
+    dealt.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    column = lines[deal].split("#")[0].rindex(f" {card}") + 2
+    code, out, _ = run("check", dealt)
+    assert code == 2 and f"{dealt}:{deal + 1}:{column}: hand 1: card {card} is dealt twice" in out
+    trick = next(i for i, line in enumerate(lines) if line.startswith("trick 2:"))
+    first = lines[trick - 1].split()[3].rstrip(",")  # a card of trick 1, played again
+    lines = text.splitlines()
+    lines[trick] = lines[trick].replace(lines[trick].split()[3].rstrip(","), first, 1)
+    played = tmp_path / "played.btn"
+    played.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run("check", played)
+    where = f"{played}:{trick + 1}:{lines[trick].index(first) + 1}:"
+    assert code == 2 and f"{where} hand 1: card {first} is played twice" in out

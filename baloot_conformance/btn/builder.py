@@ -80,8 +80,13 @@ class HandBuilder:
         self.contract_at = 0
 
     # -- helpers --
-    def fail(self, message: str, stmt: Stmt, hint: str | None = None) -> TranscriptSyntaxError:
-        return self.errors.at(f"hand {self.number}: {message}", stmt[2], stmt[3], hint=hint)
+    def fail(
+        self, message: str, stmt: Stmt, hint: str | None = None, token: str | None = None
+    ) -> TranscriptSyntaxError:
+        """The error at ``stmt``, or at its word ``token`` (located when the line is quoted)."""
+        error = self.errors.at(f"hand {self.number}: {message}", stmt[2], stmt[3], hint=hint)
+        error.token = token
+        return error
 
     def once(self, position: str, what: str, stmt: Stmt) -> None:
         """Refuse a second statement at ``position``; ``what`` names it in the error, where
@@ -122,6 +127,7 @@ class HandBuilder:
                     stmt,
                     hint="each of the 32 cards is dealt exactly once; the face-up card may "
                     "also be in the 'hold' line of the seat that took it",
+                    token=c.code,
                 )
             seen |= bit
 
@@ -156,7 +162,7 @@ class HandBuilder:
             raise self.fail("a hand has at most 8 tricks", stmt)
         bit = 1 << card.index
         if self.played & bit:
-            raise self.fail(f"card {card.code} is played twice", stmt)
+            raise self.fail(f"card {card.code} is played twice", stmt, token=card.code)
         self.played |= bit
         self.index += 1
         if self.legal is not None:
@@ -205,7 +211,7 @@ class HandBuilder:
             for _seat, card in plays:
                 bit = 1 << card.index
                 if played & bit:
-                    raise self.fail(f"card {card.code} is played twice", stmt)
+                    raise self.fail(f"card {card.code} is played twice", stmt, token=card.code)
                 played |= bit
             self.played = played
             self.trick = trick + 1

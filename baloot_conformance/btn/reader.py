@@ -307,8 +307,13 @@ class TranscriptReader:
         if exc.excerpt is not None or location is None or location.line < 1:
             return exc
         line = self.source_line(location.line)
-        if line is not None:
-            exc.excerpt = caret_excerpt(line, location.column, location.line)
+        if line is None:
+            return exc
+        if exc.token is not None:  # the word it is about: its last use before any comment
+            at = line.split("#", 1)[0].rfind(exc.token)
+            if at >= location.column - 1:
+                location = exc.location = dataclasses.replace(location, column=at + 1)
+        exc.excerpt = caret_excerpt(line, location.column, location.line)
         return exc
 
     def chunks(self) -> Iterator[HandChunk]:
