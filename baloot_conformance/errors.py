@@ -142,7 +142,17 @@ class TranscriptSyntaxError(BalootError):
     when it is known; the reader then moves the location from the statement to that word.
     """
 
-    token: str | None = None
+    def __init__(
+        self,
+        message: str,
+        *,
+        location: Location | None = None,
+        hint: str | None = None,
+        excerpt: str | None = None,
+        token: str | None = None,
+    ) -> None:
+        super().__init__(message, location=location, hint=hint, excerpt=excerpt)
+        self.token = token
 
 
 class UnreadableInputError(BalootError):

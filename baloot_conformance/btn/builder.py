@@ -84,9 +84,8 @@ class HandBuilder:
         self, message: str, stmt: Stmt, hint: str | None = None, token: str | None = None
     ) -> TranscriptSyntaxError:
         """The error at ``stmt``, or at its word ``token`` (located when the line is quoted)."""
-        error = self.errors.at(f"hand {self.number}: {message}", stmt[2], stmt[3], hint=hint)
-        error.token = token
-        return error
+        message = f"hand {self.number}: {message}"
+        return self.errors.at(message, stmt[2], stmt[3], hint=hint, token=token)
 
     def once(self, position: str, what: str, stmt: Stmt) -> None:
         """Refuse a second statement at ``position``; ``what`` names it in the error, where

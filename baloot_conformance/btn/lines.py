@@ -54,10 +54,15 @@ class _Errors:
         column: int,
         text: str | None = None,
         hint: str | None = None,
+        token: str | None = None,
     ) -> TranscriptSyntaxError:
         excerpt = caret_excerpt(text, column, line) if text is not None else None
         return TranscriptSyntaxError(
-            message, location=Location(self.path, line, column), excerpt=excerpt, hint=hint
+            message,
+            location=Location(self.path, line, column),
+            excerpt=excerpt,
+            hint=hint,
+            token=token,
         )
 
 
