@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -87,6 +88,7 @@ def _target(tmp: Path, kind: str) -> str:
 @settings(
     max_examples=60,
     deadline=None,
+    derandomize=True,  # the same examples on every run: a CI gate does not flicker
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
@@ -138,8 +140,8 @@ def _reads_green(command: str, report: str) -> bool:
     """Whether a report says that everything passed."""
     if command == "check-json":
         return '"ok":true' in report.replace(" ", "")
-    if command == "check-junit":
-        return 'failures="0" errors="0"' in report
+    if command == "check-junit":  # the run's totals, on the outer element
+        return re.search(r'<testsuites [^>]*failures="0" errors="0"', report) is not None
     if command == "check-md":
         return "all hands pass" in report
     lines = report.strip().splitlines()
