@@ -116,7 +116,8 @@ def _locate(reference: str, relative_to: Path | None, where: Location | None) ->
         f"no ruleset named {name!r}",
         location=where,
         hint=(f"did you mean {close[0]!r}? " if close else "")
-        + f"shipped rulesets: {', '.join(shipped)}; or give a path to a .yaml file",
+        + f"shipped rulesets: {', '.join(shipped)}; "
+        + "a ruleset file of your own is given by its path (--ruleset PATH)",
     )
 
 
