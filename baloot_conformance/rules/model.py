@@ -33,6 +33,16 @@ CONVERSION_VARIABLES: dict[str, Literal["number", "bool"]] = {
     "is_buyer": "bool",
     "takes_risk": "bool",
 }
+#: What a hand ended by a claim scores (a wrong Sawa, a foul call): the contract's figures and
+#: the side that scores (the innocent side), for a penalty formula.
+PENALTY_VARIABLES: dict[str, Literal["number", "bool"]] = {
+    "round_value": "number",
+    "kaboot_value": "number",
+    "level": "number",
+    "projects": "number",
+    "baloot": "number",
+    "offender_tricks": "number",
+}
 SUN_DOUBLING_VARIABLES: dict[str, Literal["number", "bool"]] = {
     "buyer_total": "number",
     "doubler_total": "number",
@@ -186,7 +196,21 @@ class ExposedAce(Rule):
 
 @dataclass(frozen=True, slots=True)
 class Kawesh(Rule):
-    option: Literal["disabled", "same_dealer_before_bid", "next_dealer"]
+    """The redeal claim for a hand without scoring cards (كوش)."""
+
+    option: Literal["disabled", "same_dealer", "next_dealer"]
+    """``disabled``, or who deals the new hand."""
+    hand: Literal["five", "eight"]
+    """Which cards must qualify: the first five (claimed in the auction), or all eight
+    (claimed after the completion, before the first card)."""
+    ranks: tuple[Rank, ...]
+    """The ranks a qualifying hand may hold (7, 8 and 9: no scoring card)."""
+    window: Literal["before_first_bid", "before_own_call", "auction"]
+    """Until when a five-card Kawesh may be claimed: before anybody's first call, before the
+    claimant's own first call, or while the auction lasts."""
+    turn: Literal["own_turn", "any_time"]
+    """Who may claim: only the player whose turn it is to call, or the holder at any moment
+    of the window."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,6 +408,24 @@ class TrumpLead(Rule):
 
 
 @dataclass(frozen=True, slots=True)
+class Fouls(Rule):
+    """An illegal card, and the foul call (قيد) that names one."""
+
+    option: Literal["refused", "stand_until_called"]
+    """``refused``: an illegal card is a divergence at once; ``stand_until_called``: it stands
+    (a latent foul) until a player calls it."""
+    callers: Literal["opponents", "anyone"]
+    """Who may call a foul: the offender's opponents, or any player."""
+    window: Literal["next_card", "trick_end", "hand_end"]
+    """Until when a card may be called: before the next card, before its trick's last card
+    ends the trick, or until the end of the hand."""
+    right_call: Formula = formula_field(PENALTY_VARIABLES, "number")
+    """What the caller's side scores for a right call (the offender's side scores 0)."""
+    wrong_call: Formula = formula_field(PENALTY_VARIABLES, "number")
+    """What the accused side scores for a wrong call (the caller's side scores 0)."""
+
+
+@dataclass(frozen=True, slots=True)
 class PlaySection:
     first_lead: FirstLead = key("first_lead")
     follow_suit: Rule = key("follow_suit")
@@ -395,6 +437,7 @@ class PlaySection:
     hokum_trump_lead: TrumpLead = key("hokum.trump_lead")
     hokum_locked_lead: Rule = key("hokum.locked_lead")
     trick_winner: Rule = key("trick_winner")
+    fouls: Fouls = key("fouls")
 
 
 # --- projects ------------------------------------------------------------------------------
@@ -555,6 +598,35 @@ class GameSection:
     both_over_target: BothOverTarget = key("both_over_target")
 
 
+# --- claims ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Sawa(Rule):
+    """The claim of every remaining trick (سوا)."""
+
+    who: Literal["on_turn", "leader", "nobody"]
+    """Who may claim: the player to play, only the player to lead a trick, or nobody."""
+    max_tricks: int
+    """The most tricks that may remain (the current one counted) when a Sawa is claimed."""
+    forced: Literal["side", "own_cards"]
+    """What must be forced: the claimant's side wins every remaining trick, or the
+    claimant's own cards win each of them."""
+    view: Literal["as_dealt"]
+    """A claim is judged against the cards as dealt (the referee's view: every card known),
+    the only view a transcript has."""
+    kaboot: bool
+    """Whether a right Sawa that leaves the claimant's side every trick of the hand is a
+    Kaboot."""
+    wrong: Formula = formula_field(PENALTY_VARIABLES, "number")
+    """What the claimant's opponents score for a wrong Sawa (the claimant's side scores 0)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimsSection:
+    sawa: Sawa = key("sawa")
+
+
 #: The sections of a ruleset, in document order.
 SECTIONS: dict[str, type[Any]] = {
     "cards": CardsSection,
@@ -564,5 +636,6 @@ SECTIONS: dict[str, type[Any]] = {
     "play": PlaySection,
     "projects": ProjectsSection,
     "scoring": ScoringSection,
+    "claims": ClaimsSection,
     "game": GameSection,
 }

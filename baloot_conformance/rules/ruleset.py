@@ -70,6 +70,7 @@ class Ruleset:
     play: model.PlaySection
     projects: model.ProjectsSection
     scoring: model.ScoringSection
+    claims: model.ClaimsSection
     game: model.GameSection
     sources: Mapping[str, str]
     digest: str
