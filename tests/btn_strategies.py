@@ -15,6 +15,7 @@ CLOSING: tuple[str, ...] = ("abnat", "aklat", "projects", "cardscore", "projects
 CLOSING += ("result", "kaboot", "score", "total", "winner")
 
 seats = st.sampled_from(SEATS)
+verdicts = st.sampled_from(("right", "wrong"))
 teams = st.sampled_from(("NS", "EW"))
 points = st.integers(min_value=0, max_value=400)
 comment_text = st.text(
@@ -46,6 +47,8 @@ def hand_lines(draw: st.DrawFn, number: int) -> list[str]:
     elif style == "hold":
         for k, seat in enumerate(SEATS):
             lines.append(f"hold {seat} {' '.join(deck[k * 8 : k * 8 + 8])}")
+    if draw(st.integers(min_value=0, max_value=3)) == 0:
+        lines.append(f"kawesh {draw(seats)}")
     for _ in range(draw(st.integers(min_value=0, max_value=6))):
         phase = draw(st.sampled_from(("bid", "raise")))
         args = draw(st.lists(st.sampled_from((*SUITS, "open", "closed")), max_size=2))
@@ -74,6 +77,18 @@ def hand_lines(draw: st.DrawFn, number: int) -> list[str]:
         lines.append(" ".join(["declare", draw(seats), "sira", *cards]))
     play_deck = draw(st.permutations(CARDS))
     tricks = draw(st.integers(min_value=0, max_value=8))
+    # A Sawa in a quarter of the hands, at a random moment before the 32nd card, with or
+    # without its verdict claim.
+    sawa = [draw(st.integers(min_value=0, max_value=3)) == 0]
+
+    def maybe_sawa(last_card: bool) -> None:
+        if sawa[0] and not last_card and draw(st.integers(min_value=0, max_value=3)) == 0:
+            lines.append(f"sawa {draw(seats)}")
+            if draw(st.booleans()):
+                lines.append(f"= sawa {draw(verdicts)}")
+            sawa[0] = False
+
+    maybe_sawa(False)
     for t in range(1, tricks + 1):
         four = [(draw(seats), play_deck[(t - 1) * 4 + k]) for k in range(4)]
         winner = draw(st.one_of(st.none(), seats))
@@ -83,6 +98,7 @@ def hand_lines(draw: st.DrawFn, number: int) -> list[str]:
             if winner is not None:
                 line += f" = {winner}" + (f" {pts}" if pts is not None else "")
             lines.append(line)
+            maybe_sawa(t == 8)
         else:
             for k, (seat, card) in enumerate(four, 1):
                 if draw(st.booleans()):
@@ -92,6 +108,9 @@ def hand_lines(draw: st.DrawFn, number: int) -> list[str]:
                 lines.append(f"play {seat} {card}")
                 if draw(st.booleans()):
                     lines.append(f"foul {draw(seats)} t{t}.p{k}")
+                    if draw(st.booleans()):
+                        lines.append(f"= foul {draw(verdicts)}")
+                maybe_sawa(t == 8 and k == 4)
             if winner is not None:
                 lines.append(f"= trick {t} {winner}" + (f" {pts}" if pts is not None else ""))
     closing = draw(

@@ -120,3 +120,84 @@ def test_metadata_travels_as_mapping_and_text() -> None:
     assert format_transcript(from_json(data)) == text
     del data["metadataText"]
     assert format_transcript(from_json(data)) == '%btn 1\n---\nid: a.b\n---\n[Ruleset "saudi@1"]\n'
+
+
+TABLE_TALK = (
+    '%btn 1\n[Ruleset "saudi@1"]\n\nhand 4\n'
+    "kawesh E  # no scoring card\n"
+    "trick 1: N TS, W KS, S AS, E JS = E\n"
+    "foul N t1.p2 revoke\n"
+    "= foul wrong\n"
+    "sawa E\n"
+    "= sawa right  # every trick\n"
+)
+
+
+def test_table_talk_in_the_json_form() -> None:
+    transcript = parse_transcript(TABLE_TALK)
+    data = json.loads(to_json_text(transcript))
+    Draft202012Validator(schema()).validate(data)
+    items = data["hands"][0]["items"]
+    assert items[0] == {
+        "event": "kawesh",
+        "seat": "E",
+        "position": "h4.kawesh",
+        "comment": " no scoring card",
+    }
+    assert items[6:] == [
+        {
+            "event": "foul",
+            "seat": "N",
+            "target": "t1.p2",
+            "words": ["revoke"],
+            "position": "h4.foul1",
+        },
+        {"claim": "foul", "verdict": "wrong", "position": "h4.foul1.verdict"},
+        {"event": "sawa", "seat": "E", "position": "h4.sawa"},
+        {
+            "claim": "sawa",
+            "verdict": "right",
+            "position": "h4.sawa.verdict",
+            "comment": " every trick",
+        },
+    ]
+    assert from_json(data) == transcript
+    assert format_transcript(from_json_text(to_json_text(transcript))) == TABLE_TALK
+    for item in items:
+        item.pop("position", None)
+    assert from_json(data) == transcript  # positions are recomputed
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (
+            lambda items: items[9].update(verdict="maybe"),
+            "at /hands/0/items/9/verdict: 'maybe' is not one of ['right', 'wrong']",
+        ),
+        (lambda items: items[8].update(seat="NS"), "at /hands/0/items/8/seat"),
+        (lambda items: items[0].update(cards=["7S"]), "at /hands/0/items/0"),
+        (lambda items: items[9].update(claim="kawesh"), "at /hands/0/items/9"),
+        (
+            lambda items: items.insert(0, {"claim": "sawa", "verdict": "right"}),
+            "items:0:1: hand 4: '= sawa right' judges a Sawa, but no 'sawa' line",
+        ),
+        (
+            lambda items: items.append({"event": "kawesh", "seat": "N"}),
+            "items:10:1: hand 4: a second 'kawesh' line",
+        ),
+    ],
+)
+def test_table_talk_json_is_checked(change: object, words: str) -> None:
+    data = to_json(parse_transcript(TABLE_TALK))
+    change(data["hands"][0]["items"])  # type: ignore[operator]
+    with pytest.raises(TranscriptSyntaxError) as caught:
+        from_json(data, "t.json")
+    assert words in str(caught.value)
+
+
+def test_table_talk_json_without_the_schema_is_checked_by_the_builder() -> None:
+    data = to_json(parse_transcript(TABLE_TALK))
+    data["hands"][0]["items"][9]["verdict"] = "maybe"
+    with pytest.raises(TranscriptSyntaxError, match="expected 'right' or 'wrong' after '= sawa'"):
+        from_json(data, validate=False)

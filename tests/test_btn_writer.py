@@ -95,3 +95,34 @@ def test_docs_embed_the_grammar_and_the_examples() -> None:
         assert (FIXTURES / name).read_text(encoding="utf-8") in examples
     for example in examples:
         assert format_transcript(parse_transcript(example)) == example
+
+
+TABLE_TALK = (
+    '%btn 1\n[Ruleset "saudi@1"]\n\nhand 4\n'
+    "kawesh E  # no scoring card\n"
+    "trick 1: N TS, W KS, S AS, E JS = E\n"
+    "foul N t1.p2 revoke\n"
+    "= foul wrong\n"
+    "play E 7C\n"
+    "sawa E\n"
+    "play N 8C\n"
+    "= sawa right\n"
+    "play W 9C\n"
+    "play S TC\n"
+)
+
+
+def test_table_talk_is_written_as_read() -> None:
+    transcript = parse_transcript(TABLE_TALK)
+    assert format_transcript(transcript) == TABLE_TALK  # canonical text is a fixed point
+    spelled = (
+        TABLE_TALK.replace("kawesh E", "  kawesh\tE")
+        .replace("sawa E", "sawa  E \t")
+        .replace("= foul wrong", "=\tfoul   wrong")
+        .replace("= sawa right", "  = sawa\tright")
+    )
+    assert spelled != TABLE_TALK
+    respelled_once = parse_transcript(spelled)
+    assert respelled_once == transcript
+    assert format_transcript(respelled_once) == TABLE_TALK
+    assert parse_transcript(format_transcript(respelled_once)) == transcript

@@ -25,6 +25,7 @@ from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.cli import main
 from baloot_conformance.corpus.fixtures import load_corpus
 from baloot_conformance.corpus.generate import generate_games
+from baloot_conformance.engine.game import Game
 from baloot_conformance.errors import TranscriptSyntaxError
 from baloot_conformance.rules.loading import load_ruleset
 
@@ -154,3 +155,36 @@ def test_check_reference_replay_writes_the_same_report(tmp_path: Path) -> None:
         reports.append((code, out.getvalue()))
     assert reports[0] == reports[1]
     assert '"status":"pass"' in reports[0][1] and reports[0][0] in (1, 2)
+
+
+_FIRST_HAND = GAMES[: GAMES.index("\nhand 2\n") + 1]
+
+
+@pytest.mark.parametrize(
+    ("after", "lines"),
+    [
+        ("faceup ", ["kawesh N"]),
+        ("trick 5:", ["sawa W"]),
+        ("trick 5:", ["sawa W", "= sawa right"]),
+        ("trick 2:", ["foul N t2.p1"]),
+        ("trick 2:", ["foul N t2.p1", "= foul wrong"]),
+    ],
+)
+def test_the_lane_leaves_table_talk_to_the_reference_path(after: str, lines: list[str]) -> None:
+    """A hand with a foul call, a Sawa, a Kawesh or a verdict on one is not the lane's: it
+    gives up before replaying anything (the hands are not checked here: the rules do not
+    judge those statements yet)."""
+
+    def lane(text: str) -> tuple[bool, int]:
+        with btn.TranscriptReader.from_text(text, "t.btn") as reader:
+            chunk = next(reader.chunks())
+            builder = reader.builder(chunk)
+            game = Game(SAUDI, dealer=0)
+            judged = fast_lane._judge(chunk, builder, SAUDI, "t.btn", "saudi@1", game, None)
+            return judged is not None, len(builder.items)
+
+    assert lane(_FIRST_HAND)[0]  # the hand as generated is the lane's
+    at = _FIRST_HAND.index("\n", _FIRST_HAND.index("\n" + after) + 1) + 1
+    text = _FIRST_HAND[:at] + "".join(line + "\n" for line in lines) + _FIRST_HAND[at:]
+    btn.parse_transcript(text)  # structurally valid
+    assert lane(text) == (False, 0)

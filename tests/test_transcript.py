@@ -15,14 +15,17 @@ from hypothesis import strategies as st
 from baloot_conformance.btn import (
     MAX_LINE_BYTES,
     Call,
+    CallVerdictClaim,
     Comment,
     ContractClaim,
     Deal,
     Declare,
     Foul,
     Hold,
+    Kawesh,
     LegalClaim,
     Play,
+    Sawa,
     TeamClaim,
     TranscriptReader,
     TrickClaim,
@@ -149,6 +152,92 @@ def test_per_card_plays_with_claims_between() -> None:
     assert isinstance(foul, Foul) and (foul.target, foul.words) == ("t1.p2", ("revoke",))
 
 
+TABLE_TALK = HEAD.replace("hand 1", "hand 4") + (
+    "kawesh E  # no scoring card\n"
+    "trick 1: N TS, W KS, S AS, E JS = E\n"
+    "foul N t1.p2 revoke\n"
+    "= foul wrong\n"
+    "foul W t1.p3\n"
+    "= foul right  # it was a revoke\n"
+    "play E 7C\n"
+    "sawa E\n"
+    "= sawa right\n"
+)
+
+
+def test_table_talk_statements_and_verdicts() -> None:
+    hand = parse_transcript(TABLE_TALK).hands[0]
+    assert hand.items == (
+        Kawesh(position="h4.kawesh", seat="E", comment=" no scoring card"),
+        *hand.items[1:6],
+        Foul(position="h4.foul1", seat="N", target="t1.p2", words=("revoke",)),
+        CallVerdictClaim(position="h4.foul1.verdict", call="foul", verdict="wrong"),
+        Foul(position="h4.foul2", seat="W", target="t1.p3"),
+        CallVerdictClaim(
+            position="h4.foul2.verdict", call="foul", verdict="right", comment=" it was a revoke"
+        ),
+        hand.items[10],
+        Sawa(position="h4.sawa", seat="E"),
+        CallVerdictClaim(position="h4.sawa.verdict", call="sawa", verdict="right"),
+    )
+    assert [i.position for i in hand.items[1:6]] == [  # type: ignore[union-attr]
+        *(f"h4.t1.p{k}" for k in range(1, 5)),
+        "h4.t1.winner",
+    ]
+    assert hand.items[10].position == "h4.t2.p1"  # type: ignore[union-attr]
+    assert [(i.line, i.column) for i in hand.items if isinstance(i, (Sawa, Kawesh))] == [
+        (5, 1),
+        (12, 1),
+    ]
+    # A Sawa between the cards of a trick, its verdict later on, and cards after it: the
+    # rules judge what follows a Sawa, the reader only places it.
+    text = HEAD + "play N TS\nsawa S\nplay W KS\n= sawa wrong\nplay S AS\n"
+    items = parse_transcript(text).hands[0].items
+    assert [i.position for i in items] == [  # type: ignore[union-attr]
+        "h1.t1.p1",
+        "h1.sawa",
+        "h1.t1.p2",
+        "h1.sawa.verdict",
+        "h1.t1.p3",
+    ]
+    assert items[3] == CallVerdictClaim(position="h1.sawa.verdict", call="sawa", verdict="wrong")
+    # The latest foul call is the one judged; a Sawa just before the last card is allowed.
+    tricks = "".join(
+        f"trick {t}: N {r}S, W {r}H, S {r}D, E {r}C\n" for t, r in enumerate("789TJQK", 1)
+    )
+    last = parse_transcript(HEAD + tricks + "play N AS\nplay W AH\nplay S AD\nsawa W\n")
+    assert last.hands[0].items[-1] == Sawa(position="h1.sawa", seat="W")
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "value"),
+    [
+        ("sawa N", "sawa", "N"),
+        ("kawesh W", "kawesh", "W"),
+        ("= sawa right", "=sawa", "right"),
+        ("= sawa wrong", "=sawa", "wrong"),
+        ("= foul right", "=foul", "right"),
+        ("= foul wrong", "=foul", "wrong"),
+        ("= sawa maybe", "=sawa", "maybe"),  # read alike; the builder refuses the word
+        ("  sawa\tS  # claimed", "sawa", "S"),
+        ("kawesh  E\t", "kawesh", "E"),
+        ("=\tsawa  right # x", "=sawa", "right"),
+        ("  =  foul\twrong", "=foul", "wrong"),
+    ],
+)
+def test_table_talk_reads_alike_through_both_front_ends(line: str, kind: str, value: str) -> None:
+    """The fast path reads every spelling of the new lines itself, as the grammar does."""
+    text = HEAD + line + "\n"
+
+    def refuse(line: str, number: int, errors: object) -> object:
+        raise AssertionError(f"line {number} took the slow path: {line!r}")
+
+    with mock.patch.object(btn_statements, "_slow_statement", refuse):
+        fast = fast_statements(text)
+    assert fast == lark_statements(text)
+    assert fast[-1][:2] == (kind, (value,))
+
+
 def test_unknown_call_words_parse() -> None:
     hand = parse_transcript(HEAD + "bid N kaboot_sun H\nraise E lock closed\n").hands[0]
     calls = [i for i in hand.items if isinstance(i, Call)]
@@ -246,6 +335,84 @@ BAD: list[tuple[str, str | bytes, int, int, str]] = [
     ("event after result claims", HEAD + "= result made\nplay N TS\n", 6, 1, "after the hand"),
     ("call after contract", HEAD + "= contract N sun\nbid W pass\n", 6, 1, "after the '= contract"),
     ("foul on future play", HEAD + "foul N t1.p1\n", 5, 1, "not been played yet"),
+    (
+        "second sawa",
+        HEAD.replace("hand 1", "hand 4") + "sawa N\nplay N TS\n  sawa W\n",
+        7,
+        3,
+        "hand 4: a second 'sawa' line (the first is on line 5)",
+    ),
+    (
+        "sawa after the last trick",
+        HEAD.replace("hand 1", "hand 4")
+        + "".join(
+            f"trick {t}: N {r}S, W {r}H, S {r}D, E {r}C\n" for t, r in enumerate("789TJQKA", 1)
+        )
+        + "sawa N\n",
+        13,
+        1,
+        "hand 4: N claims Sawa after the last trick: no trick remains",
+    ),
+    (
+        "second kawesh",
+        HEAD + "kawesh N\ndealer E\nkawesh S  # again\n",
+        7,
+        1,
+        "hand 1: a second 'kawesh' line (the first is on line 5)",
+    ),
+    (
+        "sawa verdict without a sawa",
+        HEAD.replace("hand 1", "hand 4") + "play N TS\n= sawa right\nsawa N\n",
+        6,
+        1,
+        "hand 4: '= sawa right' judges a Sawa, but no 'sawa' line comes before it in the hand",
+    ),
+    (
+        "foul verdict without a foul",
+        HEAD.replace("hand 1", "hand 2") + "sawa N\n= foul wrong\n",
+        6,
+        1,
+        "hand 2: '= foul wrong' judges a foul call, but no 'foul' line comes before it in the hand",
+    ),
+    (
+        "sawa verdict in another hand",
+        HEAD + "sawa N\n\nhand 2\n= sawa right\n",
+        8,
+        1,
+        "hand 2: '= sawa right' judges a Sawa",
+    ),
+    (
+        "sawa verdict word",
+        HEAD + "sawa N\n= sawa  maybe  # sawa\n",
+        6,
+        9,
+        "hand 1: expected 'right' or 'wrong' after '= sawa', found 'maybe'",
+    ),
+    (
+        "foul verdict word repeating the call",
+        HEAD + "play N TS\nfoul E t1.p1\n  = foul foul\n",
+        7,
+        10,
+        "hand 1: expected 'right' or 'wrong' after '= foul', found 'foul'",
+    ),
+    (
+        "second verdict on a foul",
+        HEAD + "play N TS\nfoul E t1.p1\n= foul right\n= foul wrong\n",
+        8,
+        1,
+        "hand 1: a second '= foul' verdict on h1.foul1 (the first is on line 7)",
+    ),
+    (
+        "second verdict on the sawa",
+        HEAD + "sawa N\n= sawa right\n= sawa right\n",
+        7,
+        1,
+        "hand 1: a second '= sawa' verdict on h1.sawa (the first is on line 6)",
+    ),
+    ("sawa after result claims", HEAD + "= result made\nsawa N\n", 6, 1, "after the hand"),
+    ("uppercase verdict", HEAD + "sawa N\n= sawa Right\n", 6, 8, "lowercase word"),
+    ("sawa without a seat", HEAD + "sawa NS\n", 5, 6, "expected a seat"),
+    ("misspelled verdict claim", HEAD + "= sawaa right\n", 5, 3, "sawa, foul)"),
     ("duplicate hand", HEAD + "dealer N\n\nhand 1\n", 7, 1, "a second 'hand 1'"),
     ("duplicate dealer", HEAD + "dealer N\ndealer W\n", 6, 1, "a second 'dealer' line"),
     (

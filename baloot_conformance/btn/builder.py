@@ -19,12 +19,15 @@ from baloot_conformance.btn.items import (
     _MAKE_FACEUP,
     _MAKE_FOUL,
     _MAKE_HOLD,
+    _MAKE_KAWESH,
     _MAKE_LEGAL,
     _MAKE_PLAY,
     _MAKE_REST,
+    _MAKE_SAWA,
     _MAKE_START,
     _MAKE_TEAM,
     _MAKE_TRICK,
+    _MAKE_VERDICT,
     SEATS,
     Claim,
     Comment,
@@ -48,6 +51,8 @@ from baloot_conformance.errors import TranscriptSyntaxError
 _EVENT_KINDS = frozenset(_STATEMENT_WORDS) - {"hand"}  # the statements that are events
 _CARD_COUNTS = {"deal": (5,), "hold": (8,), "rest": (2, 3)}
 _TARGET = re.compile(r"t([0-9]+)\.p([1-4])")
+_VERDICTS = ("right", "wrong")  # the words of a verdict claim (= sawa right, = foul wrong)
+_JUDGED = {"=sawa": ("sawa", "Sawa"), "=foul": ("foul", "foul call")}
 
 
 class HandBuilder:
@@ -357,6 +362,51 @@ class HandBuilder:
         position = f"{self.prefix}.foul{self.fouls}"
         self.items.append(_MAKE_FOUL(position, stmt[4], stmt[2], stmt[3], seat, target, words))
 
+    def _sawa(self, stmt: Stmt) -> None:
+        position = f"{self.prefix}.sawa"
+        self.once(position, "'sawa' line", stmt)
+        seat = stmt[1][0]
+        if self.trick > 8:
+            raise self.fail(
+                f"{seat} claims Sawa after the last trick: no trick remains",
+                stmt,
+                hint="a Sawa claims the tricks still to be played; after the 32nd card there "
+                "are none",
+            )
+        self.items.append(_MAKE_SAWA(position, stmt[4], stmt[2], stmt[3], seat))
+
+    def _kawesh(self, stmt: Stmt) -> None:
+        position = f"{self.prefix}.kawesh"
+        self.once(position, "'kawesh' line", stmt)
+        self.items.append(_MAKE_KAWESH(position, stmt[4], stmt[2], stmt[3], stmt[1][0]))
+
+    def _verdict(self, stmt: Stmt) -> None:
+        """``= sawa right``, ``= foul wrong``: the verdict on the hand's latest Sawa or foul
+        call, at that call's position with ``.verdict``."""
+        kind, (verdict,), number, column, comment = stmt
+        call, name = _JUDGED[kind]
+        if verdict not in _VERDICTS:
+            raise self.fail(
+                f"expected 'right' or 'wrong' after '= {call}', found '{verdict}'",
+                stmt,
+                hint=f"the claim says whether the engine judged the {name} right or wrong",
+                token=verdict,
+            )
+        if call == "sawa":
+            judged = f"{self.prefix}.sawa" if f"{self.prefix}.sawa" in self.single else ""
+        else:
+            judged = f"{self.prefix}.foul{self.fouls}" if self.fouls else ""
+        if not judged:
+            raise self.fail(
+                f"'= {call} {verdict}' judges a {name}, but no '{call}' line comes before it "
+                "in the hand",
+                stmt,
+                hint=f"the verdict claim comes after the '{call}' line it is about",
+            )
+        position = f"{judged}.verdict"
+        self.once(position, f"'= {call}' verdict on {judged}", stmt)
+        self.items.append(_MAKE_VERDICT(position, comment, number, column, call, verdict))
+
     def _contract(self, stmt: Stmt) -> None:
         position = f"{self.prefix}.contract"
         self.once(position, "'= contract' claim", stmt)
@@ -441,6 +491,8 @@ _HANDLERS: dict[str, Callable[[HandBuilder, Stmt], None]] = {
     "declare": HandBuilder._declare,
     "baloot": HandBuilder._baloot,
     "foul": HandBuilder._foul,
+    "sawa": HandBuilder._sawa,
+    "kawesh": HandBuilder._kawesh,
     "=contract": HandBuilder._contract,
     "=trick": HandBuilder._trick_claim,
     "=legal": HandBuilder._legal,
@@ -448,4 +500,6 @@ _HANDLERS: dict[str, Callable[[HandBuilder, Stmt], None]] = {
     "=result": HandBuilder._closing,
     "=kaboot": HandBuilder._closing,
     "=winner": HandBuilder._closing,
+    "=sawa": HandBuilder._verdict,
+    "=foul": HandBuilder._verdict,
 }

@@ -26,7 +26,8 @@ from baloot_conformance.resources import grammar_parser
 
 #: One statement: (kind, values, line, column, end-of-line comment or None).
 #: Kinds: version meta tag comment hand start dealer deal hold faceup bid raise rest declare
-#: baloot trick play foul =contract =trick =legal =team =result =kaboot =winner.
+#: baloot trick play foul sawa kawesh =contract =trick =legal =team =result =kaboot =winner
+#: =sawa =foul (the last two: the verdict claims on a Sawa and on a foul call).
 Stmt = tuple[str, tuple[Any, ...], int, int, "str | None"]
 
 
@@ -135,6 +136,8 @@ def _lark_statement(tree: Tree[Any]) -> Stmt:
         values = (seats[0], cards[0])
     elif kind == "foul_stmt":
         values = (seats[0], _tok(kids, "TARGET")[0], tuple(words))
+    elif kind in ("sawa_stmt", "kawesh_stmt"):
+        values = (seats[0],)
     elif kind == "contract_claim":
         name = "=contract"
         if _tok(kids, "NONE"):
@@ -161,6 +164,9 @@ def _lark_statement(tree: Tree[Any]) -> Stmt:
     elif kind in ("kaboot_claim", "winner_claim"):
         name = "=" + kind.removesuffix("_claim")
         values = (_tok(kids, "TEAM")[0],)
+    elif kind == "verdict_claim":
+        name = "=" + _tok(kids, "JUDGED")[0]
+        values = (words[0],)
     else:  # pragma: no cover - the grammar has no other statement
         raise AssertionError(kind)
     return (name, values, 0, 0, comment)
@@ -183,6 +189,7 @@ _DESCRIBE = {
     "TARGET": "a play position like 't3.p2'",
     "TEAM_CLAIM": "a claim name",
     "NONE": "'none'",
+    "JUDGED": "'sawa' or 'foul'",
     "VERSION": "a version number like '1'",
     "TAG_NAME": "a tag name like 'Ruleset'",
     "STRING": 'a quoted value like "saudi@1"',
@@ -209,10 +216,22 @@ _STATEMENT_WORDS = [
     "trick",
     "play",
     "foul",
+    "sawa",
+    "kawesh",
 ]
 
 
-_CLAIM_WORDS = ["contract", "trick", "legal", *TEAM_CLAIMS, "result", "kaboot", "winner"]
+_CLAIM_WORDS = [
+    "contract",
+    "trick",
+    "legal",
+    *TEAM_CLAIMS,
+    "result",
+    "kaboot",
+    "winner",
+    "sawa",
+    "foul",
+]
 
 
 def _describe_expected(names: Iterable[str]) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Literal
 
 from baloot_conformance.cards import Card, Suit
 
@@ -157,6 +157,22 @@ class Foul(Event):
 
 
 @dataclass(slots=True, kw_only=True)
+class Sawa(Event):
+    """``sawa N``: a Sawa claim (سوا) by ``seat``: its side takes every remaining trick, and
+    the hand stops there (whether the claim is right is the rules' business)."""
+
+    seat: str
+
+
+@dataclass(slots=True, kw_only=True)
+class Kawesh(Event):
+    """``kawesh N``: a Kawesh call (كوش) by ``seat``, which asks for a new deal because its
+    cards hold no scoring card (whether it may be called then is the rules' business)."""
+
+    seat: str
+
+
+@dataclass(slots=True, kw_only=True)
 class ContractClaim(Claim):
     """``= contract N hokum S x2 closed`` or ``= contract none`` (``buyer`` is then None)."""
 
@@ -213,6 +229,15 @@ class ResultClaim(Claim):
 
 
 @dataclass(slots=True, kw_only=True)
+class CallVerdictClaim(Claim):
+    """``= sawa right``, ``= foul wrong``: what the engine decided about the hand's latest
+    ``call`` (a Sawa claim or a foul call); its position is that call's with ``.verdict``."""
+
+    call: Literal["sawa", "foul"]
+    verdict: Literal["right", "wrong"]
+
+
+@dataclass(slots=True, kw_only=True)
 class KabootClaim(Claim):
     """``= kaboot EW``: the team that took every trick."""
 
@@ -253,6 +278,9 @@ _MAKE_CALL = _maker(Call)
 _MAKE_DECLARE = _maker(Declare)
 _MAKE_BALOOT = _maker(Baloot)
 _MAKE_FOUL = _maker(Foul)
+_MAKE_SAWA = _maker(Sawa)
+_MAKE_KAWESH = _maker(Kawesh)
+_MAKE_VERDICT = _maker(CallVerdictClaim)
 _MAKE_CONTRACT = _maker(ContractClaim)
 _MAKE_TRICK = _maker(TrickClaim)
 _MAKE_LEGAL = _maker(LegalClaim)

@@ -24,6 +24,7 @@ from baloot_conformance.btn.items import (
     TEAM_CLAIMS,
     Baloot,
     Call,
+    CallVerdictClaim,
     Comment,
     ContractClaim,
     Deal,
@@ -35,10 +36,12 @@ from baloot_conformance.btn.items import (
     HandItem,
     Hold,
     KabootClaim,
+    Kawesh,
     LegalClaim,
     Play,
     Rest,
     ResultClaim,
+    Sawa,
     Start,
     Tag,
     TeamClaim,
@@ -114,6 +117,10 @@ def item_json(item: HandItem) -> dict[str, Any]:
         out = {"event": "foul", "seat": item.seat, "target": item.target}
         if item.words:
             out["words"] = list(item.words)
+    elif isinstance(item, Sawa):
+        out = {"event": "sawa", "seat": item.seat}
+    elif isinstance(item, Kawesh):
+        out = {"event": "kawesh", "seat": item.seat}
     elif isinstance(item, ContractClaim):
         out = {"claim": "contract", "buyer": item.buyer}
         if item.kind is not None:
@@ -138,6 +145,8 @@ def item_json(item: HandItem) -> dict[str, Any]:
         out = {"claim": "kaboot", "team": item.team}
     elif isinstance(item, WinnerClaim):
         out = {"claim": "winner", "team": item.team}
+    elif isinstance(item, CallVerdictClaim):
+        out = {"claim": item.call, "verdict": item.verdict}
     else:  # pragma: no cover - every item type is handled above
         raise TypeError(f"not a BTN item: {item!r}")
     out["position"] = item.position
@@ -221,6 +230,7 @@ def _validator(name: str | None = None) -> Any:
 
 
 _CALLS = ("bid", "raise")
+_JUDGED = ("sawa", "foul")  # the calls a verdict claim judges (= sawa right)
 
 
 def _definition(item: Any) -> str:
@@ -234,7 +244,12 @@ def _definition(item: Any) -> str:
         name = "event-call" if event in _CALLS else f"event-{event}"
     elif "claim" in item and "event" not in item:
         claim = item["claim"]
-        name = "claim-team" if claim in TEAM_CLAIMS else f"claim-{claim}"
+        if claim in TEAM_CLAIMS:
+            name = "claim-team"
+        elif claim in _JUDGED:
+            name = "claim-verdict"
+        else:
+            name = f"claim-{claim}"
     elif "event" not in item and "claim" not in item:
         name = "comment"
     else:
@@ -312,8 +327,10 @@ def _stmt(obj: Mapping[str, Any], number: int) -> Stmt:
             values = (obj["seat"], obj["project"], _to_cards(obj.get("cards", [])))
         elif kind == "baloot":
             values = (obj["seat"], _to_cards(obj.get("cards", [])))
-        else:  # foul
+        elif kind == "foul":
             values = (obj["seat"], obj["target"], tuple(obj.get("words", ())))
+        else:  # sawa, kawesh
+            values = (obj["seat"],)
         return (kind, values, number, 1, comment)
     name = obj["claim"]
     if name == "contract":
@@ -335,6 +352,8 @@ def _stmt(obj: Mapping[str, Any], number: int) -> Stmt:
         return ("=team", (name, obj.get("NS"), obj.get("EW")), number, 1, comment)
     elif name == "result":
         values = (obj["outcome"],)
+    elif name in _JUDGED:
+        values = (obj["verdict"],)
     else:  # kaboot, winner
         values = (obj["team"],)
     return ("=" + name, values, number, 1, comment)

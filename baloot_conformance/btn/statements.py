@@ -65,6 +65,8 @@ def _patterns(sp: str, lead: str) -> dict[str, re.Pattern[str]]:
         rf"(?:{sp}={sp}([NWSE])(?:{sp}({_INT}))?)?",
         "play": rf"play{sp}([NWSE]){sp}({_CARD})",
         "foul": rf"foul{sp}([NWSE]){sp}(t[1-9][0-9]{{0,8}}\.p[1-4])((?:{sp}{_WORD})*)",
+        "sawa": rf"sawa{sp}([NWSE])",
+        "kawesh": rf"kawesh{sp}([NWSE])",
         "=contract": rf"={sp}contract{sp}(?:([NWSE]){sp}({_WORD})(?:{sp}({suit}))?"
         rf"(?:{sp}x([1-9][0-9]{{0,8}}))?(?:{sp}({_WORD}))?|(none))",
         "=trick": rf"={sp}trick{sp}({_INT}){sp}([NWSE])(?:{sp}({_INT}))?",
@@ -73,6 +75,8 @@ def _patterns(sp: str, lead: str) -> dict[str, re.Pattern[str]]:
         "=result": rf"={sp}result{sp}({_WORD})",
         "=kaboot": rf"={sp}kaboot{sp}(NS|EW)",
         "=winner": rf"={sp}winner{sp}(NS|EW)",
+        "=sawa": rf"={sp}sawa{sp}({_WORD})",
+        "=foul": rf"={sp}foul{sp}({_WORD})",
     }
     return {k: re.compile(lead + v + _TAIL) for k, v in body.items()}
 
@@ -148,9 +152,13 @@ _CONVERT: dict[str, Callable[[tuple[Any, ...]], tuple[Any, ...]]] = {
     "baloot": lambda g: (g[0], _cards(g[1])),
     "hand": lambda g: (int(g[0]),),
     "dealer": lambda g: (g[0],),
+    "sawa": lambda g: (g[0],),
+    "kawesh": lambda g: (g[0],),
     "=result": lambda g: (g[0],),
     "=kaboot": lambda g: (g[0],),
     "=winner": lambda g: (g[0],),
+    "=sawa": lambda g: (g[0],),
+    "=foul": lambda g: (g[0],),
     "faceup": lambda g: (_card(g[0]),),
     "start": _v_start,
     "=team": _v_team,

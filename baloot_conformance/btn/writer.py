@@ -25,6 +25,7 @@ from typing import IO
 from baloot_conformance.btn.items import (
     Baloot,
     Call,
+    CallVerdictClaim,
     Comment,
     ContractClaim,
     Deal,
@@ -36,10 +37,12 @@ from baloot_conformance.btn.items import (
     HandItem,
     Hold,
     KabootClaim,
+    Kawesh,
     LegalClaim,
     Play,
     Rest,
     ResultClaim,
+    Sawa,
     Start,
     Tag,
     TeamClaim,
@@ -169,6 +172,10 @@ def _statement(item: HandItem) -> str:
             text += " " + _cards(item.cards)
     elif isinstance(item, Foul):
         text = " ".join(["foul", item.seat, item.target, *item.words])
+    elif isinstance(item, Sawa):
+        text = f"sawa {item.seat}"
+    elif isinstance(item, Kawesh):
+        text = f"kawesh {item.seat}"
     elif isinstance(item, ContractClaim):
         if item.buyer is None:
             text = "= contract none"
@@ -191,6 +198,8 @@ def _statement(item: HandItem) -> str:
         text = f"= kaboot {item.team}"
     elif isinstance(item, WinnerClaim):
         text = f"= winner {item.team}"
+    elif isinstance(item, CallVerdictClaim):
+        text = f"= {item.call} {item.verdict}"
     else:  # pragma: no cover - every item type is handled above
         raise TypeError(f"not a BTN item: {item!r}")
     return _with_comment(text, item.comment)

@@ -124,6 +124,8 @@ def _scan(body: list[btn.Stmt], checker: HandChecker) -> None:
     kinds = {stmt[0] for stmt in body}
     if not {"bid", "faceup", "dealer"} <= kinds:
         raise _GiveUp  # a partial transcript
+    if not kinds.isdisjoint(_TABLE_TALK):
+        raise _GiveUp  # a foul call, a Sawa, a Kawesh, a verdict on one: left to the reference
     rest = checker.rest
     for stmt in body:
         kind = stmt[0]
@@ -142,6 +144,9 @@ def _scan(body: list[btn.Stmt], checker: HandChecker) -> None:
 #: another order, valid or not, goes to the reference path, which checks every order.
 _DEAL, _AUCTION, _PLAY, _CLOSING = range(4)
 _PLAY_ITEMS = frozenset({"declare", "baloot", "=legal", "=trick"})
+#: The calls of the table talk and the verdicts on them: a hand that holds one goes to the
+#: reference path.
+_TABLE_TALK = frozenset({"foul", "sawa", "kawesh", "=foul", "=sawa"})
 _CLOSING_KINDS = frozenset({"=team", "=result", "=kaboot", "=winner"})
 
 
@@ -279,7 +284,7 @@ def _replay(body: list[btn.Stmt], builder: btn.HandBuilder, checker: HandChecker
                 part = _PLAY  # no call after the contract claim
             _as_item(stmt, builder, checker)
         elif kind != "comment":
-            raise _GiveUp  # 'hold' lines, fouls, a deal or a call out of order, header lines
+            raise _GiveUp  # 'hold' lines, a deal or a call out of order, header lines
         if divergences:
             raise _GiveUp
         following = next(stmts, None)
