@@ -38,7 +38,7 @@ def test_spec_list_json() -> None:
     kammelna = next(row for row in rows if row["id"] == "kammelna")
     assert kammelna == {
         "id": "kammelna",
-        "version": "1.1.0",
+        "version": "1.2.0",
         "extends": "saudi",
         "title": "Kammelna app (observed)",
     }
@@ -47,7 +47,7 @@ def test_spec_list_json() -> None:
 def test_spec_show_prints_the_resolved_ruleset() -> None:
     code, out, _ = run("spec", "show", "kammelna")
     assert code == 0
-    assert out.startswith("# kammelna 1.1.0, resolved from kammelna <- saudi\n")
+    assert out.startswith("# kammelna 1.2.0, resolved from kammelna <- saudi\n")
     document = yaml.safe_load(out)
     assert "extends" not in document
     assert document["scoring"]["contract.tie"]["hokum"] == "buyer_fails"
@@ -71,7 +71,7 @@ def test_spec_validate_all_shipped() -> None:
     code, out, err = run("spec", "validate")
     assert (code, err) == (0, "")
     assert len(out.splitlines()) == len(shipped_rulesets())
-    assert out.splitlines()[0] == "valid: saudi 1.1.0"
+    assert out.splitlines()[0] == "valid: saudi 1.2.0"
     assert all(line.startswith("valid: ") for line in out.splitlines())
 
 
@@ -140,4 +140,4 @@ def test_installed_command_works_from_any_folder(tmp_path: Path) -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout == "valid: saudi 1.1.0\n"
+    assert result.stdout == "valid: saudi 1.2.0\n"

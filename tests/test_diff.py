@@ -168,8 +168,8 @@ def test_every_parameter_value_changes_a_verdict(variant: object) -> None:
 def test_the_markdown_report_fences_each_witness() -> None:
     code, out, _ = run("spec", "diff", "saudi", "wikipedia-ja", "--witness", "--format", "markdown")
     assert code == 0
-    assert out.startswith("# saudi@1.1.0 and wikipedia-ja@1.0.0: 10 rules differ\n")
-    assert "## `deal.kawesh` (legality)\n- option: disabled -> same_dealer_before_bid\n" in out
+    assert out.startswith("# saudi@1.2.0 and wikipedia-ja@1.1.0: 10 rules differ\n")
+    assert "## `deal.kawesh` (legality)\n- option: disabled -> same_dealer\n" in out
     assert out.count("```\n%btn 1\n") == 10 and out.rstrip().endswith(
         "10 of 10 differences witnessed"
     )

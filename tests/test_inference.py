@@ -67,7 +67,7 @@ def test_infer_proposes_an_overlay_for_an_engine_that_fits_no_profile(tmp_path: 
     assert "best fit: saudi@" in text and "the overlay:" in text
     code, out = infer_cli("--format", "json")
     report = json.loads(out)
-    assert report["best"][0] == "saudi@1.1.0" and report["ranking"][0]["failed"] > 0
+    assert report["best"][0] == "saudi@1.2.0" and report["ranking"][0]["failed"] > 0
     # ... but the overlay it prints does: saved as a profile, every hand passes.
     overlay = tmp_path / "overlay.yaml"
     overlay.write_text(report["overlay_yaml"], encoding="utf-8")

@@ -273,7 +273,7 @@ def test_missing_base_file_is_an_error(tmp_path: Path) -> None:
 
 def test_wrong_major_version_of_the_base(tmp_path: Path) -> None:
     error = error_of(write(tmp_path, profile("", extends="saudi@2")))
-    assert "asks for saudi 2.x, but this kit has saudi 1.1.0 only" in error.message
+    assert "asks for saudi 2.x, but this kit has saudi 1.2.0 only" in error.message
 
 
 def test_unknown_rule_in_a_profile_points_into_the_profile(tmp_path: Path) -> None:
@@ -369,8 +369,8 @@ def test_deep_nesting_is_refused(tmp_path: Path) -> None:
     [
         ("format: baloot-ruleset/1\nid: saudi", "id: saudi", "format", "missing"),
         ("id: saudi\n", "id: Saudi Rules\n", "id", "does not match"),
-        ('version: "1.1.0"', 'version: "1.0"', "version", "does not match"),
-        ('version: "1.1.0"', "version: 1", "version", "expected string"),
+        ('version: "1.2.0"', 'version: "1.0"', "version", "does not match"),
+        ('version: "1.2.0"', "version: 1", "version", "expected string"),
         ("title: Common Saudi rules", "title: [a, b]", "title", "expected string"),
         ("description: >-", "description: 7\nx-description: >-", "", "unknown key"),
         ('  GEA: "gea', '  gea: "gea', "sources", "does not match"),

@@ -71,7 +71,7 @@ def replaced(text: str, old: str, new: str) -> str:
 def test_the_worked_hand_conforms() -> None:
     [verdict] = check_text(WORKED)
     assert verdict.status == "pass" and verdict.divergences == ()
-    assert (verdict.position, verdict.ruleset) == ("h1", "saudi@1.1.0")
+    assert (verdict.position, verdict.ruleset) == ("h1", "saudi@1.2.0")
     assert verdict.events == 48 and verdict.claims == 14
 
 

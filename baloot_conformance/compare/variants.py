@@ -129,4 +129,8 @@ _NEEDS: dict[tuple[str, str], tuple[str, Any]] = {
     ("doubling.gahwa", "points"): ("option", "fixed_points"),
     ("bidding.hokum_confirmation", "ace_faceup_switch"): ("option", "confirm_or_switch"),
     ("projects.limits", "per_player"): ("shared_cards", "across_kinds"),
+    ("deal.kawesh", "hand"): ("option", "same_dealer"),
+    ("deal.kawesh", "ranks"): ("option", "same_dealer"),
+    ("deal.kawesh", "window"): ("option", "same_dealer"),
+    ("deal.kawesh", "turn"): ("option", "same_dealer"),
 }

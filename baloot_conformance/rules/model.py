@@ -1,10 +1,10 @@
 """The typed shape of every rule: what the engine receives from a ruleset.
 
 A ruleset is made of sections (``cards``, ``deal``, ``bidding``, ``doubling``, ``play``,
-``projects``, ``scoring``, ``game``); each section holds rules under their keys, and a rule's ID
-is ``section.key`` (``play.hokum.overruff``). Here each section is a frozen dataclass whose
-fields are the rules, typed by the parameters their mechanism takes; the named options are
-``Literal`` strings, so a mistyped option is a type error in the engine.
+``projects``, ``scoring``, ``claims``, ``game``); each section holds rules under their keys, and
+a rule's ID is ``section.key`` (``play.hokum.overruff``). Here each section is a frozen
+dataclass whose fields are the rules, typed by the parameters their mechanism takes; the named
+options are ``Literal`` strings, so a mistyped option is a type error in the engine.
 
 This module holds data shapes only. Reading YAML is :mod:`~baloot_conformance.rules.loading`'s
 job; implementing the mechanisms is the engine's.
@@ -206,8 +206,8 @@ class Kawesh(Rule):
     ranks: tuple[Rank, ...]
     """The ranks a qualifying hand may hold (7, 8 and 9: no scoring card)."""
     window: Literal["before_first_bid", "before_own_call", "auction"]
-    """Until when a five-card Kawesh may be claimed: before anybody's first call, before the
-    claimant's own first call, or while the auction lasts."""
+    """Until when a five-card Kawesh may be claimed: in round 1 until somebody bids (a pass
+    does not close it), before the claimant's own first call, or while the auction lasts."""
     turn: Literal["own_turn", "any_time"]
     """Who may claim: only the player whose turn it is to call, or the holder at any moment
     of the window."""
@@ -417,8 +417,8 @@ class Fouls(Rule):
     callers: Literal["opponents", "anyone"]
     """Who may call a foul: the offender's opponents, or any player."""
     window: Literal["next_card", "trick_end", "hand_end"]
-    """Until when a card may be called: before the next card, before its trick's last card
-    ends the trick, or until the end of the hand."""
+    """Until when a card may be called: before the next card, until the next trick begins (its
+    own trick complete), or to the end of the hand (after its last card too)."""
     right_call: Formula = formula_field(PENALTY_VARIABLES, "number")
     """What the caller's side scores for a right call (the offender's side scores 0)."""
     wrong_call: Formula = formula_field(PENALTY_VARIABLES, "number")

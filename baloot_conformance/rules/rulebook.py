@@ -83,7 +83,8 @@ def rule_reference_markdown(ruleset: Ruleset | None = None) -> str:
             lines += ["", "| field | meaning | values | `saudi` |", "|---|---|---|---|"]
             for name, spec in fields:
                 resolved = defs[spec["$ref"].split("/")[-1]] if "$ref" in spec else spec
-                meaning = " ".join(str(resolved.get("description", "")).split())
+                described = spec.get("description") or resolved.get("description", "")
+                meaning = " ".join(str(described).split())
                 lines.append(
                     f"| `{name}` | {meaning} | {_kind(spec)} | {_value(name, rule.get(name))} |"
                 )

@@ -4,16 +4,18 @@ express.
 The schema (``spec/schema/ruleset.schema.json``) comes first; its errors are placed at the
 value they concern, most relevant first, with a "did you mean" for a misspelt key. The
 semantic checks follow: every card order is a permutation of the ranks, the point tables add
-up to their declared totals, the deal uses the whole pack, every formula parses, passes its own
-worked examples and cannot divide by zero on any input the engine gives, and every cited source
-is in the bibliography. Each problem is a :class:`~baloot_conformance.errors.BalootError` with
-its ``file:line:col``.
+up to their declared totals, the deal uses the whole pack, a Kawesh hand leaves out some rank of
+the deck, every formula parses, passes its own worked examples and cannot divide by zero on any
+input the engine gives (a penalty formula gives 0 or more game points on every one), and every
+cited source is in the bibliography. Each problem is a
+:class:`~baloot_conformance.errors.BalootError` with its ``file:line:col``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import itertools
 import json
 import typing
 from collections.abc import Iterator, Mapping
@@ -230,6 +232,14 @@ def _semantic_problems(doc: _Document) -> list[BalootError]:
             "every player must end with the same number of cards and the pack must be used up",
         )
 
+    kawesh = deal["kawesh"]["ranks"]
+    if any(rank not in ranks for rank in kawesh) or sorted(kawesh) == sorted(ranks):
+        problem(
+            ("deal", "kawesh", "ranks"),
+            f"must be some of the deck's ranks, not all of them, found {kawesh}",
+            f"the deck's ranks are {ranks}; a Kawesh hand holds none of the others",
+        )
+
     levels = data["doubling"]["chain"]["levels"]
     calls = [level["call"] for level in levels]
     for i, level in enumerate(levels):
@@ -317,39 +327,45 @@ def _semantic_problems(doc: _Document) -> list[BalootError]:
 
 
 def _formula_problems(doc: _Document) -> list[BalootError]:
-    """Parse every formula of the document and check the rule's embedded examples."""
+    """Parse every formula of the document, check the rule's embedded examples, and try it on
+    every input the engine can give (division by zero; a negative penalty)."""
     problems: list[BalootError] = []
     for section, section_cls in model.SECTIONS.items():
         hints = type_hints(section_cls)
         for sf in dataclasses.fields(section_cls):
             rule_key = sf.metadata["key"]
-            for ff in dataclasses.fields(hints[sf.name]):
-                if "variables" not in ff.metadata:
-                    continue
-                rule = doc.data[section][rule_key]
+            rule = doc.data[section][rule_key]
+            formulas = [
+                ff for ff in dataclasses.fields(hints[sf.name]) if "variables" in ff.metadata
+            ]
+            if formulas:
+                problems.extend(_examples_naming(doc, (section, rule_key), formulas))
+            for ff in formulas:
+                at_formula: Path_ = (section, rule_key, ff.name)
                 try:
                     formula = _compile_formula(rule[ff.name], ff)
                 except FormulaError as exc:
-                    problems.append(_formula_error(doc, (section, rule_key, ff.name), exc))
+                    problems.append(_formula_error(doc, at_formula, exc))
                     continue
-                zero = _division_by_zero(formula) if formula.variable_divisor else None
-                if zero:
-                    location = doc.values.get((section, rule_key, ff.name))
+                wrong = _domain_problem(formula, ff.metadata["variables"], doc.data)
+                if wrong:
+                    message, hint = wrong
                     problems.append(
                         BalootError(
-                            f"{section}.{rule_key}.{ff.name}: the formula can divide by zero: "
-                            f"{zero}",
-                            location=location,
-                            hint="guard the division, e.g. if d == 0 then 0 else x // d",
+                            f"{_dotted(at_formula)}: {message}",
+                            location=doc.values.get(at_formula),
+                            hint=hint,
                         )
                     )
                 for i, example in enumerate(rule.get("examples", [])):
+                    if example.get("of", ff.name) != ff.name:
+                        continue
                     at: Path_ = (section, rule_key, "examples", i)
-                    message = _example_problem(formula, example, ff.metadata["variables"])
-                    if message:
+                    failed = _example_problem(formula, example, ff.metadata["variables"])
+                    if failed:
                         problems.append(
                             BalootError(
-                                f"{_dotted(at)}: {message}",
+                                f"{_dotted(at)}: {failed}",
                                 location=doc.values.get(at),
                                 hint="fix the formula or the example",
                             )
@@ -357,11 +373,91 @@ def _formula_problems(doc: _Document) -> list[BalootError]:
     return problems
 
 
-def _division_by_zero(formula: Formula) -> str | None:
-    """The first input the engine can give on which ``formula`` divides by zero: every card
-    split for a conversion, game totals from 0 to 400 for a condition."""
-    if "raw" in formula.variables or "other_raw" in formula.variables:
-        inputs: Iterator[dict[str, Any]] = (
+def _examples_naming(
+    doc: _Document, at: Path_, formulas: list[dataclasses.Field[Any]]
+) -> list[BalootError]:
+    """An example's ``of`` names one of the rule's formulas; a rule with several formulas
+    needs it on every example."""
+    names = [ff.name for ff in formulas]
+    problems: list[BalootError] = []
+    rule = doc.data[at[0]][at[1]]
+    for i, example in enumerate(rule.get("examples", [])):
+        here: Path_ = (*at, "examples", i)
+        of = example.get("of")
+        if of is None and len(names) > 1:
+            problems.append(
+                BalootError(
+                    f"{_dotted(here)}: this rule has {len(names)} formulas "
+                    f"({', '.join(names)}): say which one the example is of",
+                    location=doc.values.get(here),
+                    hint=f"add e.g. 'of: {names[0]}'",
+                )
+            )
+        elif of is not None and of not in names:
+            close = difflib.get_close_matches(str(of), names, n=1)
+            problems.append(
+                BalootError(
+                    f"{_dotted((*here, 'of'))}: {of!r} is not a formula of this rule",
+                    location=doc.values.get((*here, "of")) or doc.values.get(here),
+                    hint=f"did you mean {close[0]!r}?"
+                    if close
+                    else f"formulas: {', '.join(names)}",
+                )
+            )
+    return problems
+
+
+#: What a side's counted projects can be worth, in the contract's largest projects: more than
+#: any side can hold (a side's 16 cards make at most four four-of-a-kinds, 100 game points in
+#: Sun under saudi, and a run of its own in each suit besides where cards may be shared).
+PROJECTS_BOUND = 4
+#: The raise levels a penalty formula sees: 1 unraised, 2 Double, 3 Three, 4 Four or Gahwa.
+LEVELS = (1, 2, 3, 4)
+
+
+def _penalty_domain(data: Mapping[str, Any]) -> list[dict[str, list[int]]]:
+    """Each contract's values of the penalty variables, from the ruleset's own numbers: its
+    round value and Kaboot, 1 to 4 for the level, 0 up to :data:`PROJECTS_BOUND` times its
+    largest project for the projects, 0 or the Baloot's game points (Hokum only), 0 to 8 tricks.
+    """
+    scoring, projects = data["scoring"], data["projects"]
+    domains = []
+    for contract in ("sun", "hokum"):
+        largest = max(
+            (
+                rule["game_points"].get(contract) or 0
+                for rule in projects.values()
+                if isinstance(rule.get("game_points"), dict)
+            ),
+            default=0,
+        )
+        baloot = [0, projects["baloot"]["game_points"]] if contract == "hokum" else [0]
+        domains.append(
+            {
+                "round_value": [scoring["round_value"][contract]],
+                "kaboot_value": [scoring["kaboot"][contract]],
+                "level": list(LEVELS),
+                "projects": list(range(PROJECTS_BOUND * largest + 1)),
+                "baloot": sorted(set(baloot)),
+                "offender_tricks": list(range(9)),
+            }
+        )
+    return domains
+
+
+def _domain(
+    formula: Formula, variables: Mapping[str, str], data: Mapping[str, Any]
+) -> Iterator[dict[str, Any]]:
+    """Every input the engine can give a formula of this kind, varying only the variables the
+    formula reads: every card split for a conversion, game totals from 0 to 400 for a
+    condition, the contract's figures for a penalty (:func:`_penalty_domain`)."""
+    if variables is model.PENALTY_VARIABLES:
+        for values in _penalty_domain(data):
+            used = [name for name in values if name in formula.variables]
+            for combination in itertools.product(*(values[name] for name in used)):
+                yield dict(zip(used, combination, strict=True))
+    elif variables is model.CONVERSION_VARIABLES:
+        yield from (
             {"raw": raw, "other_raw": total - raw, "is_buyer": buyer, "takes_risk": risk}
             for total in (130, 162)
             for raw in range(total + 1)
@@ -369,13 +465,34 @@ def _division_by_zero(formula: Formula) -> str | None:
             for risk in (True, False)
         )
     else:
-        inputs = ({"buyer_total": a, "doubler_total": b} for a in range(401) for b in range(401))
-    for env in inputs:
+        yield from ({"buyer_total": a, "doubler_total": b} for a in range(401) for b in range(401))
+
+
+def _domain_problem(
+    formula: Formula, variables: Mapping[str, str], data: Mapping[str, Any]
+) -> tuple[str, str] | None:
+    """What goes wrong first on the inputs of :func:`_domain`: a division by zero, or a
+    penalty below 0 (a message and a hint); ``None`` when nothing does. Conversions and
+    conditions are tried only when a divisor depends on the variables."""
+    penalty = variables is model.PENALTY_VARIABLES
+    if not penalty and not formula.variable_divisor:
+        return None
+    for env in _domain(formula, variables, data):
         try:
-            formula.evaluate(env)
+            value = formula.evaluate(env)
         except FormulaError as exc:
             shown = ", ".join(f"{k}={v}" for k, v in env.items() if k in formula.variables)
-            return f"{shown}: {exc.message}"
+            return (
+                f"the formula can divide by zero: {shown}: {exc.message}",
+                "guard the division, e.g. if d == 0 then 0 else x // d",
+            )
+        if penalty and (value < 0 or value.denominator != 1):
+            shown = ", ".join(f"{k}={v}" for k, v in env.items()) or "any input"
+            return (
+                f"the formula gives {value} for {shown}: a penalty is a whole number of game "
+                "points, 0 or more",
+                "keep it at 0 or more, e.g. max(0, ...)",
+            )
     return None
 
 
@@ -383,7 +500,7 @@ def _example_problem(
     formula: Formula, example: Mapping[str, Any], variables: Mapping[str, str]
 ) -> str | None:
     """Why a worked example does not hold, or ``None`` when it does."""
-    env = {k: v for k, v in example.items() if k != "expect"}
+    env = {k: v for k, v in example.items() if k not in ("expect", "of")}
     unknown = sorted(set(env) - set(variables))
     if unknown:
         return f"unknown variable(s) {', '.join(unknown)}; variables: {', '.join(variables)}"
