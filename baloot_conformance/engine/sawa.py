@@ -13,20 +13,22 @@ The search only asks :class:`~baloot_conformance.engine.play.PlayRules` which ca
 they are; the few tables it needs (which cards beat which, the trumps, how strong each card is)
 are read off ``winner`` once per ruleset. It is exact, and quick because of:
 
-- a transposition table of the positions at the start of a trick (the four hands and the
-  leader; an exact true or false, as the question is yes or no);
-- cut-offs: a trick is lost as soon as the card winning it belongs to neither the claimant's
-  side (nor, for ``own_cards``, the claimant) and no later player of that side in the trick
-  holds a card that could beat it; a trick start is won outright when the leader is on the
-  claimant's side and nobody else holds a card that beats any of the leader's cards;
+- cut-offs: a trick is lost as soon as the card winning it is held by a seat that does not
+  count for the claim (an opponent; for ``own_cards``, anyone but the claimant) and no player
+  still to play who counts holds a card that could beat it; a trick start is won outright
+  when its leader counts and nobody else holds a card that beats any of the leader's cards,
+  or (the side's claim) no opponent holds a card that beats any of the side's cards;
 - move order: the side tries the cards that win the trick first, the defence the cards that
   beat the card winning it;
-- equivalent cards: of the legal cards of one suit in one hand that touch (no card still in
-  play lies between them in strength), only one is tried, as the others lead to the same
-  play with the cards renamed. Legality depends on a card only through its suit, its strength
-  against the cards still in play, and, for the led card, whether it frees the third hand
-  from trumping (a "certain top" under ``fourth_or_certain_top``): that last is probed through
-  ``legal`` once per ruleset, and cards that differ in it are never merged.
+- equivalent cards. Legality depends on a card only through its suit, its strength against
+  the cards still in play, and, for a led card, whether it frees the third hand from trumping
+  (a "certain top" under ``fourth_or_certain_top``): that last is probed through ``legal``
+  once per ruleset as the card's signature. So of the legal cards of one suit in one hand that
+  touch (no card still in play lies between them in strength) and share a signature, only one
+  is tried: the others lead to the same play with the cards renamed;
+- a transposition table of the trick starts, keyed by the same renaming: for each suit, who
+  holds each card still in play, weakest first, with its signature; and the leader. An exact
+  true or false, as the question is yes or no.
 """
 
 from __future__ import annotations
@@ -64,11 +66,13 @@ class _Tables:
     __slots__ = (
         "ascending",
         "beat",
+        "classes",
         "descending",
         "kept",
         "merge",
         "power",
         "rules",
+        "shapes",
         "sorted_cache",
     )
 
@@ -99,7 +103,14 @@ class _Tables:
             tuple((c & 7, self._lead_signature(c, trumps)) for c in self.ascending if c >> 3 == s)
             for s in range(4)
         )
+        # The same with each signature replaced by its class in the suit (0, 1, ...).
+        self.classes: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple((place, sorted({sig for _, sig in cards}).index(sig)) for place, sig in cards)
+            for cards in self.merge
+        )
         self.sorted_cache: dict[int, tuple[int, ...]] = {}
+        self.shapes: dict[int, int] = {}
+        """Memo of :func:`_shape`: (suit << 128 | the suit's byte of each hand) -> shape."""
         self.kept: dict[int, int] = {}
         """Memo of :func:`_kept`: (suit << 16 | legal byte << 8 | present byte) -> kept byte."""
 
@@ -152,6 +163,25 @@ def _kept(tables: _Tables, suit: int, legal: int, present: int) -> int:
     return kept
 
 
+#: The low byte of each seat's 32 bits in ``h0 | h1 << 32 | h2 << 64 | h3 << 96``.
+_SPARSE = sum(255 << (32 * seat) for seat in range(4))
+
+
+def _shape(tables: _Tables, suit: int, word: int) -> int:
+    """A suit's cards still in play as a number (``word``: the suit's byte of each hand, at
+    bits ``32 * seat``): who holds each, weakest first, with its signature class (always 1
+    or more). Two trick starts whose suits have the same shapes and the same leader play
+    alike, the cards renamed, so they share an entry of the table."""
+    shape = 1
+    cards = tables.classes[suit]
+    classes = 1 + max(c for _, c in cards)
+    for place, signature_class in cards:
+        for seat in range(4):
+            if word >> (32 * seat + place) & 1:
+                shape = (shape * 4 + seat) * classes + signature_class
+    return shape
+
+
 class _Solver:
     """One judgement: the search, its table and its node count."""
 
@@ -165,9 +195,11 @@ class _Solver:
         self.ok = tuple(s == claimant if own_cards else s & 1 == side for s in range(4))
         self.nodes = 0
         self.table: dict[tuple[int, int, int, int, int], bool] = {}
-        self.search = self._build()
+        self.search = self._build(own_cards)
 
-    def _build(self) -> Callable[[list[int], tuple[int, ...], Seat, Seat, int], bool]:
+    def _build(
+        self, own_cards: bool
+    ) -> Callable[[list[int], tuple[int, ...], Seat, Seat, int], bool]:
         tables = self.tables
         legal_of = tables.rules.legal
         beat = tables.beat
@@ -176,6 +208,8 @@ class _Solver:
         chooses = self.chooses
         table = self.table
         memo = tables.kept
+        shapes = tables.shapes
+        side_wins = not own_cards
 
         def reduce(legal: CardSet, present: CardSet) -> CardSet:
             """``legal`` with one card of each run of touching cards."""
@@ -211,20 +245,49 @@ class _Solver:
             if not beaters:
                 return order(legal, False)
             rest = legal & ~beaters
-            # Whether a player after this one in the trick could beat the card ``winning``.
-            later = 0
-            for k in range(n + 1, 4):
-                s = (leader + k) & 3
-                if chooses[s] != chooses[seat]:
-                    later |= hands[s]
             if chooses[seat]:
                 if ok[place] or not ok[seat]:  # already winning, or cannot win it anyway
                     return order(rest, False) + order(beaters, False)
-                strong = bool(later & beat[winning])
-                return order(beaters, strong) + order(rest, False)
+                # Beat high when an opponent still to play could beat the card winning now.
+                later = 0
+                for k in range(n + 1, 4):
+                    s = (leader + k) & 3
+                    if not chooses[s]:
+                        later |= hands[s]
+                return order(beaters, bool(later & beat[winning])) + order(rest, False)
             if not ok[place]:  # the defence already holds it
                 return order(rest, False) + order(beaters, True)
             return order(beaters, True) + order(rest, False)
+
+        def canonical(hands: list[int], leader: Seat) -> tuple[int, int, int, int, int]:
+            """The table's key for a trick start: the shape of each suit, and the leader."""
+            every = hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96
+            one = every & _SPARSE
+            two = (every >> 8 & _SPARSE) | 1 << 128
+            three = (every >> 16 & _SPARSE) | 2 << 128
+            four = (every >> 24 & _SPARSE) | 3 << 128
+            get = shapes.get
+            return (
+                get(one) or shape(one),
+                get(two) or shape(two),
+                get(three) or shape(three),
+                get(four) or shape(four),
+                leader,
+            )
+
+        def shape(key: int) -> int:
+            got = shapes[key] = _shape(tables, key >> 128, key)
+            return got
+
+        def unbeaten(cards: CardSet, others: CardSet) -> bool:
+            """Whether no card of ``others`` beats any of ``cards``: whoever of ``cards``
+            leads then wins every trick (a card only ever loses to one that beats it)."""
+            while cards:
+                low = cards & -cards
+                if beat[low.bit_length() - 1] & others:
+                    return False
+                cards ^= low
+            return True
 
         def search(
             hands: list[int], trick: tuple[int, ...], leader: Seat, place: Seat, winning: int
@@ -245,24 +308,20 @@ class _Solver:
                     else:
                         return False
             else:
-                key = (hands[0], hands[1], hands[2], hands[3], leader)
-                known = table.get(key)
-                if known is not None:
-                    return known
                 mine = hands[leader]
                 if not mine:
                     return True  # every trick played
                 if ok[leader]:
-                    others = (hands[0] | hands[1] | hands[2] | hands[3]) & ~mine
-                    rest = mine
-                    while rest:
-                        low = rest & -rest
-                        if beat[low.bit_length() - 1] & others:
-                            break
-                        rest ^= low
-                    else:
-                        table[key] = True
+                    every = hands[0] | hands[1] | hands[2] | hands[3]
+                    if unbeaten(mine, every & ~mine) or (
+                        side_wins
+                        and unbeaten(mine | hands[leader ^ 2], every & ~mine & ~hands[leader ^ 2])
+                    ):
                         return True
+                key = canonical(hands, leader)
+                known = table.get(key)
+                if known is not None:
+                    return known
             seat = (leader + n) & 3
             wanted = chooses[seat]  # the side looks for a card that holds, the defence for one
             result = not wanted  # that breaks the claim
