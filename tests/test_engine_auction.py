@@ -304,17 +304,10 @@ def test_ashkal_only_against_an_opposing_hokum_under_majlis() -> None:
 # --- Kawesh ---------------------------------------------------------------------------------
 
 
-def test_kawesh_is_off_by_default() -> None:
-    assert illegal(auction(), "N kawesh").rule_id == "deal.kawesh"
-
-
-def test_kawesh_when_enabled() -> None:
-    kawesh = replace(SAUDI.deal.kawesh, option="next_dealer")
-    rules = replace(SAUDI, deal=replace(SAUDI.deal, kawesh=kawesh))
-    error = illegal(calls(auction(rules), "N pass"), "W kawesh")
-    assert error.rule_id == "deal.kawesh" and "above 9" in error.reason
-    a = calls(auction(rules), "N kawesh")  # N holds 7S 8S 9S 7H 8H
-    assert a.result is not None and a.result.void_reason == "kawesh"
+def test_kawesh_is_no_call_of_the_auction() -> None:
+    """A Kawesh is its own event (engine.table_talk judges it), never a bid word."""
+    error = illegal(auction(), "N kawesh")
+    assert error.rule_id == "bidding.call_words" and "'kawesh N'" in error.reason
 
 
 # --- legal_calls agrees with push ------------------------------------------------------------

@@ -19,14 +19,16 @@ from baloot_conformance.engine.actions import (
     Bid,
     Complete,
     Declare,
+    KaweshCall,
     Lock,
     Play,
     Raise,
 )
 from baloot_conformance.engine.game import Game
-from baloot_conformance.engine.hand import Hand, HandResult
+from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import IllegalAction, card_set, next_seat
 from baloot_conformance.engine.playout import choose, random_game, random_hand
+from baloot_conformance.engine.scoring import HandResult
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 from baloot_conformance.rules.ruleset import Ruleset
 
@@ -457,16 +459,14 @@ def test_an_exposed_ace_is_played_under_saudi_and_redealt_when_the_option_says()
     assert hand.result().next_dealer == E  # the same dealer deals again
 
 
-@pytest.mark.parametrize(
-    ("option", "next_dealer"), [("next_dealer", N), ("same_dealer_before_bid", E)]
-)
+@pytest.mark.parametrize(("option", "next_dealer"), [("next_dealer", N), ("same_dealer", E)])
 def test_kawesh_redeal_and_the_next_dealer(option: Any, next_dealer: int) -> None:
     kawesh = replace(SAUDI.deal.kawesh, option=option)
     rules = replace(SAUDI, deal=replace(SAUDI.deal, kawesh=kawesh))
     low = (cards("7S 8S 9S 7H 8H"), cards("TS JS QS KS AS"), cards("9H TH JH QH KH"),
            cards("AH 7D 8D 9D TD"))  # fmt: skip
     hand = Hand(rules, E, low, parse_card("JD"))
-    hand.push(Bid(N, "kawesh"))
+    hand.push(KaweshCall(N))
     assert hand.result().void_reason == "kawesh"
     assert hand.result().next_dealer == next_dealer
 

@@ -19,7 +19,7 @@ from baloot_conformance import btn
 from baloot_conformance.check.events import HandChecker
 from baloot_conformance.check.words import contract_words, result_word
 from baloot_conformance.engine.actions import Action, call_action
-from baloot_conformance.engine.hand import Hand, HandResult
+from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import (
     SEAT_NAMES,
     TEAM_NAMES,
@@ -31,6 +31,7 @@ from baloot_conformance.engine.model import (
     format_cards,
     seat_from_name,
 )
+from baloot_conformance.engine.scoring import HandResult
 from baloot_conformance.rules.ruleset import Ruleset
 
 
@@ -232,11 +233,13 @@ def _claim_result(checker: HandChecker, item: btn.Claim) -> None:
         ):
             expected = _pair_words(expected_pair)
             claimed = _pair_words((ns, ew))
+            judged = checker.engine.claim if checker.engine is not None else None
+            why = f" ({judged.reason})" if judged is not None and item.name == "score" else ""
             checker.diverge(
                 item,
                 "wrong_claim",
                 _team_rule(checker, item.name, result),
-                f"{item.name} is {expected}, not {claimed}",
+                f"{item.name} is {expected}, not {claimed}{why}",
                 expected=expected,
                 claimed=claimed,
             )
@@ -304,6 +307,29 @@ def _team_rule(checker: HandChecker, name: str, result: HandResult) -> str:
     }[name]
 
 
+def _claim_verdict(checker: HandChecker, item: btn.CallVerdictClaim) -> None:
+    """``= sawa right``, ``= foul wrong``: what the engine decided about the hand's claim."""
+    engine = checker.engine
+    judged = engine.claim if engine is not None else None
+    rules = checker.rules
+    rule = rules.claims.sawa.id if item.call == "sawa" else rules.play.fouls.id
+    if judged is None or judged.kind != item.call:
+        checker.diverge(
+            item, "wrong_claim", rule, f"no {item.call} was judged in this hand before this claim"
+        )
+        return
+    expected = "right" if judged.right else "wrong"
+    if item.verdict != expected:
+        checker.diverge(
+            item,
+            "wrong_claim",
+            rule,
+            judged.reason,
+            expected=expected,
+            claimed=item.verdict,
+        )
+
+
 _CLAIM_HANDLERS: dict[type[btn.Claim], Callable[[HandChecker, Any], None]] = {
     btn.TrickClaim: _claim_trick,
     btn.TeamClaim: _claim_team,
@@ -313,6 +339,7 @@ _CLAIM_HANDLERS: dict[type[btn.Claim], Callable[[HandChecker, Any], None]] = {
     btn.ResultClaim: _claim_result,
     btn.KabootClaim: _claim_result,
     btn.WinnerClaim: _claim_winner,
+    btn.CallVerdictClaim: _claim_verdict,
 }
 """The judge of each kind of claim."""
 

@@ -27,12 +27,15 @@ from baloot_conformance.engine.actions import (
     Bid,
     Complete,
     Declare,
+    FoulCall,
+    KaweshCall,
     Lock,
     Play,
     Raise,
+    SawaClaim,
 )
 from baloot_conformance.engine.game import Game
-from baloot_conformance.engine.hand import Hand, HandResult, void_result
+from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import (
     SEAT_NAMES,
     CardSet,
@@ -44,6 +47,7 @@ from baloot_conformance.engine.model import (
     seat_from_name,
 )
 from baloot_conformance.engine.projects import find_projects
+from baloot_conformance.engine.scoring import HandResult, void_result
 from baloot_conformance.errors import Location
 from baloot_conformance.rules.ruleset import Ruleset
 
@@ -229,7 +233,10 @@ class HandChecker:
             self.events -= 1  # the auction is not replayed (see unchecked)
             return
         engine = self.engine_at(item)
-        if not (type(item) is btn.Call and item.phase == "bid") and engine.phase in (
+        if type(item) is btn.Kawesh:  # claimed in the auction, or on eight cards after it
+            if engine.phase == "completion":
+                self.complete(item)
+        elif not (type(item) is btn.Call and item.phase == "bid") and engine.phase in (
             "auction",
             "completion",
         ):
@@ -315,7 +322,12 @@ class HandChecker:
             self.plays += 1
             return Play(seat_from_name(item.seat), item.card)
         if isinstance(item, btn.Foul):
-            return None  # foul calls are recorded, not judged, by this version of the kit
+            trick, _, place = item.target.removeprefix("t").partition(".p")
+            return FoulCall(seat_from_name(item.seat), (int(trick) - 1) * 4 + int(place) - 1)
+        if isinstance(item, btn.Sawa):
+            return SawaClaim(seat_from_name(item.seat))
+        if isinstance(item, btn.Kawesh):
+            return KaweshCall(seat_from_name(item.seat))
         raise ReplayStop(f"{item.position}: no rule covers this event")
 
     def bid(self, seat: str, word: str, args: tuple[str, ...]) -> Bid:
@@ -397,7 +409,11 @@ class HandChecker:
     def illegal(self, item: btn.Item, engine: Hand, action: Action, exc: IllegalAction) -> None:
         """Report an illegal event, then follow the transcript if the engine can."""
         self.diverge(item, "illegal_event", exc.rule_id, exc.reason)
-        if not (isinstance(action, Play) and engine.force_play(action)):
+        if isinstance(action, (SawaClaim, FoulCall, KaweshCall)):
+            forced = engine.force_claim(action)
+        else:
+            forced = isinstance(action, Play) and engine.force_play(action)
+        if not forced:
             raise ReplayStop(f"cannot continue after {item.position}") from None
 
     def trick_done(self, engine: Hand) -> None:
@@ -510,7 +526,9 @@ def unlogged_auction(hand: btn.Hand) -> str:
     """Why the hand's auction cannot be replayed (no calls, no face-up card, no dealer: a
     partial transcript), or empty when it can."""
     kinds = {type(item) for item in hand.items}
-    if not any(type(i) is btn.Call and i.phase == "bid" for i in hand.items):
+    if not any(
+        (type(i) is btn.Call and i.phase == "bid") or type(i) is btn.Kawesh for i in hand.items
+    ):
         return "no 'bid' lines"
     if btn.FaceUp not in kinds:
         return "no 'faceup' line"

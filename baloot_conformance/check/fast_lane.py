@@ -36,8 +36,8 @@ from baloot_conformance.check.events import PLAYS_OF, SEAT_OF, HandChecker, Repl
 from baloot_conformance.check.hand_check import check_hand, verdict_at
 from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.engine.game import Game
-from baloot_conformance.engine.hand import HandResult
 from baloot_conformance.engine.model import SEAT_NAMES, IllegalAction, Seat, card_set
+from baloot_conformance.engine.scoring import HandResult
 from baloot_conformance.errors import FormulaError, TranscriptSyntaxError
 from baloot_conformance.rules.ruleset import Ruleset
 

@@ -16,6 +16,7 @@ from baloot_conformance import btn
 from baloot_conformance.check.claims import claimed_total, judge_claim
 from baloot_conformance.check.events import PLAYS_OF, HandChecker, ReplayStop
 from baloot_conformance.check.verdicts import Divergence, DivergenceKind, HandVerdict
+from baloot_conformance.engine.actions import FoulCall
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.model import IllegalAction, Seat
 from baloot_conformance.errors import FormulaError, Location
@@ -180,4 +181,19 @@ def verdict_at(
         events=checker.events,
         claims=checker.claims,
         unchecked=tuple(checker.unchecked),
+        latent_fouls=latent_fouls(checker, position),
+    )
+
+
+def latent_fouls(checker: HandChecker, position: str) -> tuple[str, ...]:
+    """The cards that broke a play rule and stood, never called [play.fouls:
+    stand_until_called], one phrase each: ``h2.t3.p2 play.follow_suit: ...``."""
+    engine = checker.engine
+    if engine is None or not engine.fouls or checker.rules.play.fouls.option == "refused":
+        return ()
+    called = {a.play for a in engine.history if isinstance(a, FoulCall)}
+    return tuple(
+        f"{position}.{foul.target} {foul.rule_id}: {foul.reason}"
+        for foul in engine.fouls
+        if foul.play not in called
     )

@@ -73,6 +73,9 @@ class HandVerdict:
     unchecked: tuple[str, ...] = ()
     """What the hand does not log and so could not be checked (a partial transcript), one
     phrase each, e.g. ``the auction (no 'bid' lines)``."""
+    latent_fouls: tuple[str, ...] = ()
+    """The cards that broke a play rule, stood and were never called (where ``play.fouls``
+    lets them stand), one phrase each: ``h2.t3.p2 play.follow_suit: ...``."""
 
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
         return by_fields(self)

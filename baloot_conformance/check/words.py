@@ -13,8 +13,9 @@ from collections.abc import Iterator
 from baloot_conformance import btn
 from baloot_conformance.cards import Card
 from baloot_conformance.engine.game import Game
-from baloot_conformance.engine.hand import Hand, HandResult
+from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import SEAT_NAMES, TEAM_NAMES, CardSet, Contract, cards_of
+from baloot_conformance.engine.scoring import HandResult
 
 #: How the notation names each project of the rulesets (both hundreds are "hundred").
 PROJECT_WORDS = {
@@ -34,6 +35,8 @@ def result_word(result: HandResult) -> str:
     score = result.score
     if score is None or result.contract is None:
         return "none"
+    if score.outcome == "penalty":  # a wrong Sawa or a foul call: as the buyer's side fares
+        return "made" if score.penalty_team == result.contract.buyer_team else "failed"
     if score.outcome in ("kaboot", "reverse_kaboot"):
         return (
             "made"

@@ -36,11 +36,13 @@ _EFFECTS: dict[str, tuple[Effect, ...]] = {
     "doubling.tie": ("score",),
     "play": ("legality",),
     "play.first_lead": ("legality", "claims"),
+    "play.fouls": ("legality", "claims", "score"),
     "projects": ("score",),
     "projects.declaration": ("legality", "score"),
     "projects.limits": ("legality", "score"),
     "projects.baloot": ("legality", "score"),
     "scoring": ("score",),
+    "claims": ("legality", "claims", "score"),
     "game": ("game_end",),
 }
 

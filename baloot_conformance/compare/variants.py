@@ -133,4 +133,7 @@ _NEEDS: dict[tuple[str, str], tuple[str, Any]] = {
     ("deal.kawesh", "ranks"): ("option", "same_dealer"),
     ("deal.kawesh", "window"): ("option", "same_dealer"),
     ("deal.kawesh", "turn"): ("option", "same_dealer"),
+    # A passing hand calls a foul right only where the card stood (a wrong call is judged
+    # under either option).
+    ("play.fouls", "right_call"): ("option", "stand_until_called"),
 }

@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from baloot_conformance import btn
 from baloot_conformance.check.run import NoSuchMoment, check_hands, replay_to
@@ -65,6 +65,19 @@ _POLICIES = (
     Policy(contracts={"hokum": 1}, rich_deals=True),
     Policy(rich_deals=True),
 )
+
+
+#: The leanings for a rule about table talk (Sawa, fouls, Kawesh): the same, with the claims
+#: and calls made often and the hands dealt for Kawesh now and then.
+_TALK = Policy(sawa=0.2, fouls=0.25, foul_calls=0.3, kawesh=0.4)
+_TALK_POLICIES = (
+    _TALK,
+    replace(_TALK, contracts={"hokum": 1}, raise_chance=0.6),
+    replace(_TALK, rich_deals=True),
+    replace(_TALK, contracts={"sun": 1}, raise_chance=0.6),
+    replace(_TALK, contracts={"hokum": 1}, rich_deals=True),
+)
+_TALK_RULES = ("claims.", "play.fouls", "deal.kawesh")
 
 
 #: Game totals the generated hands start from: the Sun double condition and the end of the
@@ -138,13 +151,15 @@ def _dealt(text: str, path: str, ruleset: Ruleset, root: Divergence) -> Table | 
         return None
 
 
-def candidates(ruleset: Ruleset, tries: int, seed: int = 0) -> Iterator[str]:
+def candidates(ruleset: Ruleset, tries: int, seed: int = 0, talk: bool = False) -> Iterator[str]:
     """Small seeded random transcripts under ``ruleset``: one or two hands each, leaning in
-    turn towards each contract and towards raises, starting from totals near the thresholds."""
+    turn towards each contract and towards raises, starting from totals near the thresholds;
+    with ``talk``, claiming Sawa, playing fouls that stand, calling them and Kawesh often."""
     aliases = sorted(ruleset.bidding.call_words.aliases.items())
+    policies = _TALK_POLICIES if talk else _POLICIES
     for i in range(tries):
-        policy = _POLICIES[i % len(_POLICIES)]
-        start = _STARTS[(i // len(_POLICIES)) % len(_STARTS)]
+        policy = policies[i % len(policies)]
+        start = _STARTS[(i // len(policies)) % len(_STARTS)]
         hands = 2 if i % 3 == 2 else 1
         text = "".join(
             generate_games(ruleset, seed * 1_000_003 + i, hands=hands, policy=policy, start=start)
@@ -169,9 +184,11 @@ def find_witness(
     """
     a_changed = isolate(a, {difference.rule_id: difference.rule_b})
     b_changed = isolate(b, {difference.rule_id: difference.rule_a})
+    talk = difference.rule_id.startswith(_TALK_RULES)
     if a_changed is None or b_changed is None:  # the rule cannot change alone: no isolation
-        return search_witness(((a, b, b, a), (b, a, a, b)), tries)
-    return search_witness(((a, a_changed, b, b_changed), (b, b_changed, a, a_changed)), tries)
+        return search_witness(((a, b, b, a), (b, a, a, b)), tries, talk)
+    sides = ((a, a_changed, b, b_changed), (b, b_changed, a, a_changed))
+    return search_witness(sides, tries, talk)
 
 
 def witness_between(a: Ruleset, b: Ruleset, tries: int = 3000) -> Witness | None:
@@ -180,18 +197,19 @@ def witness_between(a: Ruleset, b: Ruleset, tries: int = 3000) -> Witness | None
     differences = diff_rulesets(a, b)
     if len(differences) == 1:
         return find_witness(a, b, differences[0], tries)
-    return search_witness(((a, b, b, a), (b, a, a, b)), tries)
+    talk = any(d.rule_id.startswith(_TALK_RULES) for d in differences)
+    return search_witness(((a, b, b, a), (b, a, a, b)), tries, talk)
 
 
 def search_witness(
-    sides: Sequence[tuple[Ruleset, Ruleset, Ruleset, Ruleset]], tries: int
+    sides: Sequence[tuple[Ruleset, Ruleset, Ruleset, Ruleset]], tries: int, talk: bool = False
 ) -> Witness | None:
     """The search behind :func:`find_witness`. Each side is ``(source, changed, other,
     other_changed)``: a transcript generated under ``source`` is a witness when it fails under
     ``changed`` (``source`` with the other ruleset's rule) and under ``other``, and passes
     under ``other_changed`` (``other`` with the rule of ``source``): that one rule is what
     tells the two rulesets apart on it."""
-    streams = [candidates(side[0], tries, seed=n + 1) for n, side in enumerate(sides)]
+    streams = [candidates(side[0], tries, n + 1, talk) for n, side in enumerate(sides)]
     for i in range(tries):
         for stream, (source, changed, other, other_changed) in zip(streams, sides, strict=True):
             text = next(stream)

@@ -22,7 +22,17 @@ from baloot_conformance.check.words import (
     rest_events,
     result_claims,
 )
-from baloot_conformance.engine.actions import Announce, Bid, Declare, Lock, Play, Raise
+from baloot_conformance.engine.actions import (
+    Announce,
+    Bid,
+    Declare,
+    FoulCall,
+    KaweshCall,
+    Lock,
+    Play,
+    Raise,
+    SawaClaim,
+)
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import SEAT_NAMES
@@ -75,7 +85,7 @@ class _Items:
         self.hand = hand
         self.totals = totals
         self.legal = legal
-        self.calls = self.declarations = self.announcements = 0
+        self.calls = self.declarations = self.announcements = self.fouls = 0
 
     def build(self, first: bool, game: Game) -> Iterator[btn.HandItem]:
         hand, p = self.hand, self.p
@@ -93,13 +103,19 @@ class _Items:
         )
         history = hand.history
         # The contract claim follows the last call it describes (raises included).
-        last_call = max(i for i, a in enumerate(history) if isinstance(a, (Bid, Raise, Lock)))
+        calls = (Bid, Raise, Lock, KaweshCall)
+        last_call = max(i for i, a in enumerate(history) if isinstance(a, calls))
         rest_written = False
         plays = 0
         i = 0
         while i < len(history):
             action = history[i]
-            if not isinstance(action, Bid) and not rest_written:
+            in_auction = replay.phase == "auction"
+            if (
+                not rest_written
+                and not isinstance(action, Bid)
+                and not (isinstance(action, KaweshCall) and in_auction)
+            ):
                 rest_written = True
                 yield from rest_events(replay, self.p)
             if i == last_call + 1:
@@ -132,6 +148,11 @@ class _Items:
                 yield btn.Baloot(
                     position=f"{p}.baloot{self.announcements}", seat=SEAT_NAMES[action.seat]
                 )
+            elif isinstance(action, KaweshCall):
+                yield btn.Kawesh(position=f"{p}.kawesh", seat=SEAT_NAMES[action.seat])
+            elif isinstance(action, (SawaClaim, FoulCall)):
+                yield from self._talk(replay, action)
+                continue
             elif isinstance(action, Play):
                 trick, index = plays // 4 + 1, plays % 4 + 1
                 plays += 1
@@ -159,6 +180,25 @@ class _Items:
         if last_call == len(history) - 1:  # a void hand: the calls were all
             yield contract_claim(replay, self.p)
         yield from result_claims(replay, game, self.p, self.totals)
+
+    def _talk(self, replay: Hand, action: SawaClaim | FoulCall) -> Iterator[btn.HandItem]:
+        """A Sawa or a foul call, pushed to ``replay``, and the claim of how it was judged."""
+        seat = SEAT_NAMES[action.seat]
+        if isinstance(action, SawaClaim):
+            at = f"{self.p}.sawa"
+            yield btn.Sawa(position=at, seat=seat)
+        else:
+            self.fouls += 1
+            at = f"{self.p}.foul{self.fouls}"
+            target = f"t{action.play // 4 + 1}.p{action.play % 4 + 1}"
+            yield btn.Foul(position=at, seat=seat, target=target, words=())
+        replay.push(action)
+        assert replay.claim is not None
+        yield btn.CallVerdictClaim(
+            position=f"{at}.verdict",
+            call=replay.claim.kind,
+            verdict="right" if replay.claim.right else "wrong",
+        )
 
     def _call(self, phase: str, seat: int, word: str, args: tuple[str, ...]) -> btn.Call:
         self.calls += 1

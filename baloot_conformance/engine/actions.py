@@ -15,8 +15,8 @@ from baloot_conformance.engine.model import SEAT_NAMES, CardSet, Seat, format_ca
 
 @dataclass(frozen=True, slots=True)
 class Bid:
-    """An auction call: ``pass``, ``hokum`` (with a suit in round 2), ``sun``, ``ashkal``,
-    ``kawesh``; in the claim and confirmation windows ``sun`` claims or switches and ``hokum``
+    """An auction call: ``pass``, ``hokum`` (with a suit in round 2), ``sun``, ``ashkal``; in
+    the claim and confirmation windows ``sun`` claims or switches and ``hokum``
     confirms or takes over."""
 
     seat: Seat
@@ -96,7 +96,40 @@ class Play:
         return f"play {SEAT_NAMES[self.seat]} {self.card}"
 
 
-Action = Bid | Raise | Lock | Complete | Declare | Announce | Play
+@dataclass(frozen=True, slots=True)
+class SawaClaim:
+    """A Sawa (سوا): the claim that the seat's side takes every remaining trick."""
+
+    seat: Seat
+
+    def __str__(self) -> str:
+        return f"sawa {SEAT_NAMES[self.seat]}"
+
+
+@dataclass(frozen=True, slots=True)
+class FoulCall:
+    """A foul call (قيد) on an earlier card of the hand."""
+
+    seat: Seat
+    play: int
+    """The card called: its index among the hand's cards (0 = trick 1's first card)."""
+
+    def __str__(self) -> str:
+        return f"foul {SEAT_NAMES[self.seat]} t{self.play // 4 + 1}.p{self.play % 4 + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class KaweshCall:
+    """A Kawesh (كوش): the claim of a new deal for a hand without scoring cards."""
+
+    seat: Seat
+
+    def __str__(self) -> str:
+        return f"kawesh {SEAT_NAMES[self.seat]}"
+
+
+TableTalk = SawaClaim | FoulCall | KaweshCall
+Action = Bid | Raise | Lock | Complete | Declare | Announce | Play | TableTalk
 
 #: Every possible card play, by seat and card index: actions are immutable, so replay and
 #: random play share these instead of building a new object per card.

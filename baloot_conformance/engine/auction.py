@@ -16,11 +16,11 @@ The flow (rule IDs in brackets):
   [bidding.hokum_confirmation].
 * Ashkal: eligible seats and rounds [bidding.ashkal.eligibility]; the contract is Sun and the
   face-up card goes to the caller's partner; who counts as the buyer [bidding.ashkal].
-* Everybody passing in every round voids the hand [bidding.all_pass]; a Kawesh claim voids it
-  too [deal.kawesh].
+* Everybody passing in every round voids the hand [bidding.all_pass]. (A Kawesh is no call:
+  :mod:`~baloot_conformance.engine.table_talk` judges it.)
 
-The auction holds no cards but the face-up card and the first five cards of each seat (for
-Kawesh). It is a small mutable object with a cheap :meth:`copy`, like the hand around it.
+The auction holds no cards but the face-up card and the first five cards of each seat. It is
+a small mutable object with a cheap :meth:`copy`, like the hand around it.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-from baloot_conformance.cards import CARDS, Card, Rank, Suit
+from baloot_conformance.cards import Card, Rank, Suit
 from baloot_conformance.engine.actions import Bid
 from baloot_conformance.engine.model import (
     SEAT_NAMES,
@@ -45,7 +45,6 @@ from baloot_conformance.engine.trace import Trace
 from baloot_conformance.rules.ruleset import Ruleset
 
 Window = Literal["calls", "respond", "claim", "hijack", "confirm", "done"]
-_LOW_RANKS = frozenset({Rank.SEVEN, Rank.EIGHT, Rank.NINE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +52,12 @@ class AuctionResult:
     """How the auction ended: a contract (kind, suit, buyer, receiver) or a void hand."""
 
     kind: ContractKind | None
-    """``None`` when the hand is void (all pass, or Kawesh)."""
+    """``None`` when the hand is void (all pass)."""
     trump: Suit | None
     buyer: Seat
     receiver: Seat
     ashkal: bool
-    void_reason: Literal["all_pass", "kawesh", ""] = ""
+    void_reason: Literal["all_pass", ""] = ""
 
 
 _WINDOW_RULES: dict[Window, str] = {
@@ -127,8 +126,6 @@ class Auction:
         self._queue: list[Seat] = []
         """Seats still to be asked in the claim or hijack window, in priority order."""
         self.result: AuctionResult | None = None
-        if trace is not None and any(self._all_low(seat) for seat in range(4)):
-            trace.hit("deal.kawesh")  # a hand that could be redealt, where the rule allows
 
     def copy(self) -> Auction:
         other = _copy.copy(self)
@@ -186,8 +183,6 @@ class Auction:
                 legal.append(_bid(seat, "sun"))
                 if not self._ashkal_refusal(seat) or self._ashkal_as_sun():
                     legal.append(_bid(seat, "ashkal"))
-                if self.rules.deal.kawesh.option != "disabled" and self.window == "calls":
-                    candidates.append(_bid(seat, "kawesh"))
             if self.pending is None or self.window == "hijack":
                 if self.round == 1 or self._suit_at_confirmation():
                     legal.append(_bid(seat, "hokum"))
@@ -240,11 +235,6 @@ class Auction:
         # The calls window (and the answers to a Hokum, which are calls too).
         if call == "pass":
             return
-        if call == "kawesh":
-            if self.window == "respond":
-                raise IllegalAction("deal.kawesh", "Kawesh may not answer a Hokum bid")
-            self._check_kawesh(seat)
-            return
         if call == "hokum":
             if self.pending is not None:
                 raise IllegalAction(
@@ -262,9 +252,13 @@ class Auction:
         rule = "bidding.round1.calls" if self.round == 1 else "bidding.rounds"
         if call not in {level.call for level in self.rules.doubling.chain.levels}:
             rule = "bidding.call_words"  # no call of the kit's at all
+        hint = (
+            f" (a Kawesh is its own line: 'kawesh {SEAT_NAMES[seat]}')" if call == "kawesh" else ""
+        )
         raise IllegalAction(
             rule,
-            f"{call!r} is not a call of round {self.round}: expected pass, hokum, sun or ashkal",
+            f"{call!r} is not a call of round {self.round}: expected pass, hokum, sun or ashkal"
+            + hint,
         )
 
     def _round2_suits(self) -> list[Suit]:
@@ -341,17 +335,6 @@ class Auction:
             return "Ashkal may only answer an opponent's pending Hokum"
         return ""
 
-    def _check_kawesh(self, seat: Seat) -> None:
-        option = self.rules.deal.kawesh.option
-        if option == "disabled":
-            raise IllegalAction("deal.kawesh", "this ruleset has no Kawesh redeal")
-        if not self._all_low(seat):
-            raise IllegalAction(
-                "deal.kawesh", f"{SEAT_NAMES[seat]} holds a card above 9 and may not claim Kawesh"
-            )
-        if option == "same_dealer_before_bid" and (self.pending or self.round > 1):
-            raise IllegalAction("deal.kawesh", "Kawesh may only be claimed before any bid")
-
     def _check_confirmation(self, bid: Bid) -> None:
         rule = self.rules.bidding.hokum_confirmation
         assert self.pending is not None
@@ -425,13 +408,6 @@ class Auction:
             trace.hit("bidding.hokum_over_hokum" if call == "hokum" else "bidding.sun_over_hokum")
         if call == "ashkal":
             trace.hit("bidding.ashkal.eligibility")
-        elif call == "kawesh":
-            trace.hit("deal.kawesh")
-
-    def _all_low(self, seat: Seat) -> bool:
-        """Whether a seat's first cards are all 7s, 8s and 9s (a Kawesh hand)."""
-        hand = self.first_five[seat]
-        return all(card.rank in _LOW_RANKS for card in CARDS if hand >> card.index & 1)
 
     def _answers(self, bidder: Seat) -> list[Seat] | None:
         """Who answers a Hokum in turn [bidding.hokum_responses]: ``None`` for the rest of the
@@ -442,10 +418,6 @@ class Auction:
 
     def _call(self, bid: Bid) -> None:
         seat, call = bid.seat, bid.call
-        if call == "kawesh":
-            self.result = AuctionResult(None, None, seat, seat, False, "kawesh")
-            self.window = "done"
-            return
         if call == "pass":
             self.passed.add(seat)
         elif call == "hokum":

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from baloot_conformance.engine.hand import HandResult
 from baloot_conformance.engine.model import Seat, Team
+from baloot_conformance.engine.scoring import HandResult
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.rules.ruleset import Ruleset
 

@@ -22,7 +22,8 @@ search can branch. Phases, in order:
     [projects.baloot] (:mod:`~baloot_conformance.engine.declarations`).
 ``over``
     scored [scoring.*] (:mod:`~baloot_conformance.engine.scoring`), or void (all pass,
-    Kawesh, an exposed Ace).
+    Kawesh, an exposed Ace); a Sawa or a foul call ends it early
+    (:mod:`~baloot_conformance.engine.table_talk`).
 
 The hand sequences the phases, plays the tricks and keeps the state; each phase's rules live
 in the module named above. A hand knows the game totals before it (``totals``), which Sun
@@ -33,11 +34,11 @@ from __future__ import annotations
 
 import copy as _copy
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from contextlib import suppress
 
 from baloot_conformance.cards import Card, Rank
 from baloot_conformance.engine import projects as projects_
+from baloot_conformance.engine import table_talk as talk
 from baloot_conformance.engine.actions import (
     PLAYS,
     Action,
@@ -45,9 +46,13 @@ from baloot_conformance.engine.actions import (
     Bid,
     Complete,
     Declare,
+    FoulCall,
+    KaweshCall,
     Lock,
     Play,
     Raise,
+    SawaClaim,
+    TableTalk,
     call_word,
 )
 from baloot_conformance.engine.auction import Auction
@@ -74,34 +79,16 @@ from baloot_conformance.engine.model import (
 from baloot_conformance.engine.play import DECIDED_BY, PlayRules, play_rules
 from baloot_conformance.engine.projects import Project
 from baloot_conformance.engine.raises import Raises
-from baloot_conformance.engine.scoring import HandFacts, HandScore, score_hand
+from baloot_conformance.engine.scoring import (
+    HandFacts,
+    HandResult,
+    HandScore,
+    score_hand,
+    void_result,
+)
+from baloot_conformance.engine.table_talk import Judged, LatentFoul, Phase
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.rules.ruleset import Ruleset
-
-Phase = Literal["auction", "completion", "raises", "play", "over"]
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """How a hand ended."""
-
-    contract: Contract | None
-    """``None`` for a void hand."""
-    void_reason: str
-    """``all_pass``, ``kawesh`` or ``exposed_ace`` for a void hand, else empty."""
-    score: HandScore | None
-    game_points: tuple[int, int]
-    next_dealer: Seat
-
-
-def void_result(rules: Ruleset, dealer: Seat, reason: str) -> HandResult:
-    """A hand that ended without a contract (``all_pass``, ``kawesh``, ``exposed_ace``), and
-    who deals next [deal.dealer.rotation, deal.kawesh]."""
-    rotation = rules.deal.dealer_rotation.after_all_pass
-    same_dealer = (reason == "all_pass" and rotation == "same_dealer") or (
-        reason in ("exposed_ace", "kawesh") and rules.deal.kawesh.option != "next_dealer"
-    )
-    return HandResult(None, reason, None, (0, 0), dealer if same_dealer else next_seat(dealer))
 
 
 class Hand:
@@ -112,11 +99,13 @@ class Hand:
         "_legal_cache",
         "_score_result",
         "auction",
+        "claim",
         "contract",
         "dealer",
         "declarations",
         "faceup",
         "first_five",
+        "fouls",
         "hands",
         "history",
         "initial",
@@ -186,8 +175,14 @@ class Hand:
         """The card points of the last finished trick."""
         self._legal_cache: tuple[int, CardSet] = (-1, 0)
         self._score_result: HandScore | None = None
+        self.fouls: list[LatentFoul] = []
+        """The cards played against the play rules that the hand went on with [play.fouls]."""
+        self.claim: Judged | None = None
+        """The Sawa or foul call that ended the hand, as judged."""
         if trace is not None:
             trace.hit("deal.first_round", "deal.faceup")
+            if any(talk.kawesh_hand(rules, cards) for cards in first_five):
+                trace.hit("deal.kawesh")  # a hand that could be redealt, where the rule allows
             if faceup.rank is Rank.ACE:
                 trace.hit("deal.exposed_ace")
         if faceup.rank is Rank.ACE and rules.deal.exposed_ace.option == "redeal":
@@ -215,12 +210,10 @@ class Hand:
         totals: tuple[int, int] = (0, 0),
         trace: Trace | None = None,
     ) -> Hand:
-        """A hand whose auction is not known, for a log that records only the eight cards of
-        each seat and the contract: ready for the raises and the play, the auction skipped.
-
-        ``contract`` is unraised (see :meth:`assume_raises`). Without ``faceup``, a card of the
-        receiver's that is no Ace stands for it, so that no Ace rule
-        (``deal.exposed_ace``, ``scoring.kaboot.faceup_ace``) applies.
+        """A hand whose auction is not known (a log of each seat's eight cards and the
+        contract, unraised: see :meth:`assume_raises`), ready for the raises and the play.
+        Without ``faceup``, a card of the receiver's that is no Ace stands for it, so that no
+        Ace rule (``deal.exposed_ace``, ``scoring.kaboot.faceup_ace``) applies.
 
         Raises:
             IllegalAction: a seat without eight cards, a card given twice, or a face-up card
@@ -275,6 +268,7 @@ class Hand:
         other.declarations = self.declarations.copy()
         other.tricks = list(self.tricks)
         other.points = list(self.points)
+        other.fouls = list(self.fouls)
         return other
 
     # --- state --------------------------------------------------------------------------------
@@ -360,10 +354,14 @@ class Hand:
         """Apply ``action``, or raise :class:`IllegalAction` (nothing changes then)."""
         if self.phase == "over":
             raise IllegalAction("play.trick_winner", "the hand is over")
-        if self.phase == "auction" and not isinstance(action, Bid):
+        if self.phase == "auction" and not isinstance(action, (Bid, KaweshCall)):
             self.settle_auction()
         if isinstance(action, Play):
             self.push_play(action)
+            return
+        if isinstance(action, (SawaClaim, FoulCall, KaweshCall)):
+            talk.check_talk(self, action)
+            talk.force_claim(self, action)
             return
         if isinstance(action, Bid):
             self._push_bid(action)
@@ -570,10 +568,7 @@ class Hand:
             if traced:
                 self._trace_play(decided)
             if not decided >> index & 1:
-                rules.check(hand, trick, self.leader, card)
-                raise AssertionError(
-                    "check() must reject what legal() excludes"
-                )  # pragma: no cover
+                talk.illegal_card(self, hand, card)
             if phase == "raises":  # the first card closes the raises and the lock choice
                 self.phase = "play"
                 self.raises.lock_by = None
@@ -605,11 +600,22 @@ class Hand:
             or not self.hands[seat] >> action.card.index & 1
         ):
             return False
+        if not self.legal_cards() >> action.card.index & 1:
+            with suppress(IllegalAction):  # recorded as a latent foul: a call may name it
+                talk.illegal_card(self, self.hands[seat], action.card)
         self.phase = "play"
         self.raises.lock_by = None
         self._apply_play(seat, action.card)
         self.history.append(action)
         return True
+
+    def plays_done(self) -> int:
+        """How many cards of the hand are down."""
+        return talk.plays_done(self)
+
+    def force_claim(self, action: TableTalk) -> bool:
+        """A claim or call as a transcript records it, unchecked (see :func:`talk.force_claim`)."""
+        return talk.force_claim(self, action)
 
     def _apply_play(self, seat: Seat, card: Card) -> None:
         self.hands[seat] &= ~(1 << card.index)
@@ -647,7 +653,7 @@ class Hand:
         self.void_reason = reason
         self.phase = "over"
 
-    def _score(self) -> None:
+    def _score(self, sweep_scores: bool = True) -> None:
         contract = self.contract
         assert contract is not None
         first_seat = next_seat(self.dealer)
@@ -670,6 +676,7 @@ class Hand:
             buyer_held_ace=bool(self.initial[contract.buyer] & aces),
             buyer_is_first_seat=contract.buyer == first_seat,
             faceup_ace=self.faceup.rank is Rank.ACE,
+            sweep_scores=sweep_scores,
         )
         self._score_result = score_hand(self.rules, facts)
         self.phase = "over"

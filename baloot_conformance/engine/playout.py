@@ -13,10 +13,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from baloot_conformance.cards import CARDS, Card, Rank, Suit, card
-from baloot_conformance.engine.actions import PLAYS, Action, Bid, Declare, Lock, Play, Raise
+from baloot_conformance.engine.actions import (
+    PLAYS,
+    Action,
+    Bid,
+    Declare,
+    FoulCall,
+    KaweshCall,
+    Lock,
+    Play,
+    Raise,
+    SawaClaim,
+    TableTalk,
+)
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
-from baloot_conformance.engine.model import Seat
+from baloot_conformance.engine.model import IllegalAction, Seat
+from baloot_conformance.engine.sawa import judge_sawa
+from baloot_conformance.engine.table_talk import check_talk
 from baloot_conformance.rules.ruleset import Ruleset
 
 
@@ -36,6 +50,16 @@ class Policy:
     """Deal the first bidder a rare first five: four of a kind with the other Baloot card of
     the face-up suit, a run of five with the King and Queen of that suit, or only 7s, 8s and
     9s (Kawesh). The rules' rarest cases then come up every few hands."""
+    sawa: float = 0.0
+    """How often the seat to play considers a Sawa where the ruleset allows one; the solver
+    decides: a right claim is made, a wrong one a third of the time."""
+    fouls: float = 0.0
+    """How often a player holding an illegal card plays it, where the ruleset lets it stand."""
+    foul_calls: float = 0.0
+    """How often a foul that may be called is called (and, a quarter as often, a legal card
+    is called wrongly)."""
+    kawesh: float = 0.0
+    """How often a player who may claim Kawesh does."""
 
 
 DEFAULT_POLICY = Policy()
@@ -113,14 +137,69 @@ def random_hand(
     hand = Hand.shuffled(rules, dealer, pack, totals)
     aim = None if policy == DEFAULT_POLICY else _aim(policy, rng)
     lapses = rules.bidding.sun_priority.claims == "lapse"
+    talks = policy.sawa or policy.fouls or policy.foul_calls or policy.kawesh
     while not hand.is_over():
-        if hand.phase == "play" and hand.tricks_done and hand.announcement() is None:
+        said = _table_talk(hand, rng, policy) if talks else None
+        if said is not None:
+            hand.push(said)
+        elif hand.phase == "play" and hand.tricks_done and hand.announcement() is None:
             hand.push_play(random_card(hand, rng))  # most of a hand, kept cheap
         elif lapses and hand.auction.window == "claim" and rng.random() < 0.5:
             hand.settle_auction()  # a Sun-claim window left to lapse, unanswered
         else:
             hand.push(choose(hand, rng, policy, aim))
     return hand
+
+
+def _table_talk(hand: Hand, rng: random.Random, policy: Policy) -> Action | None:
+    """A Kawesh, a Sawa, a foul call or an illegal card that stands, where the ruleset allows
+    it and the policy's chance says so; else ``None``. Every one is offered by the rules:
+    :func:`~baloot_conformance.engine.table_talk.check_talk` accepts it."""
+    rules = hand.rules
+    if (
+        hand.phase in ("auction", "raises")
+        and policy.kawesh
+        and rules.deal.kawesh.option != "disabled"
+    ):
+        for seat in range(4):
+            if rng.random() < policy.kawesh and _allowed(hand, KaweshCall(seat)):
+                return KaweshCall(seat)
+    if hand.phase not in ("raises", "play"):
+        return None
+    plays = hand.plays_done()
+    if policy.foul_calls and plays and rng.random() < policy.foul_calls:
+        fouled = {f.play for f in hand.fouls}
+        target = plays - 1 - int(rng.random() * min(plays, 4))
+        if target in fouled or rng.random() < 0.25:
+            for caller in rng.sample(range(4), 4):
+                if _allowed(hand, FoulCall(caller, target)):
+                    return FoulCall(caller, target)
+    seat = hand.to_play()
+    if policy.sawa and rules.claims.sawa.who != "nobody" and rng.random() < policy.sawa:
+        claim = SawaClaim(seat)
+        if _allowed(hand, claim):
+            play = hand.play_rules
+            assert play is not None
+            own = rules.claims.sawa.forced == "own_cards"
+            right = judge_sawa(
+                play, hand.hands, hand.trick, hand.leader, hand.tricks_done, seat, own
+            ).right
+            if right or rng.random() < 1 / 3:
+                return claim
+    if policy.fouls and rules.play.fouls.option == "stand_until_called":
+        illegal = hand.hands[seat] & ~hand.legal_cards()
+        if illegal and rng.random() < policy.fouls:
+            cards = [c for c in CARDS if illegal >> c.index & 1]
+            return PLAYS[seat][rng.choice(cards).index]
+    return None
+
+
+def _allowed(hand: Hand, action: TableTalk) -> bool:
+    try:
+        check_talk(hand, action)
+    except IllegalAction:
+        return False
+    return True
 
 
 def _enrich(rules: Ruleset, pack: list[Card], dealer: Seat, rng: random.Random) -> None:

@@ -46,11 +46,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from baloot_conformance.engine.model import Contract, Team, per_ruleset, team
+from baloot_conformance.engine.model import Contract, Seat, Team, next_seat, per_ruleset, team
 from baloot_conformance.errors import FormulaError
 from baloot_conformance.rules.ruleset import Ruleset
 
-Outcome = Literal["made", "failed", "split", "kaboot", "reverse_kaboot"]
+Outcome = Literal["made", "failed", "split", "kaboot", "reverse_kaboot", "penalty"]
 TRICKS_PER_HAND = 8
 
 
@@ -78,6 +78,9 @@ class HandFacts:
     """The buyer sits at the dealer's right (reverse Kaboot)."""
     faceup_ace: bool = False
     """The face-up card was an Ace (``scoring.kaboot.faceup_ace``)."""
+    sweep_scores: bool = True
+    """Whether a side with every trick scores a Kaboot: not after a right Sawa where
+    ``claims.sawa.kaboot`` is false."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +107,31 @@ class HandScore:
     """Set when a Gahwa decides the game (``doubling.gahwa: match_win``)."""
     decided_by: tuple[str, ...]
     """The rule IDs that decided the outcome and the points, in order."""
+    penalty_team: Team | None = None
+    """The side a penalty scored for (outcome ``penalty``: a wrong Sawa, a foul call)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended."""
+
+    contract: Contract | None
+    """``None`` for a void hand."""
+    void_reason: str
+    """``all_pass``, ``kawesh`` or ``exposed_ace`` for a void hand, else empty."""
+    score: HandScore | None
+    game_points: tuple[int, int]
+    next_dealer: Seat
+
+
+def void_result(rules: Ruleset, dealer: Seat, reason: str) -> HandResult:
+    """A hand that ended without a contract (``all_pass``, ``kawesh``, ``exposed_ace``), and
+    who deals next [deal.dealer.rotation, deal.kawesh]."""
+    rotation = rules.deal.dealer_rotation.after_all_pass
+    same_dealer = (reason == "all_pass" and rotation == "same_dealer") or (
+        reason in ("exposed_ace", "kawesh") and rules.deal.kawesh.option != "next_dealer"
+    )
+    return HandResult(None, reason, None, (0, 0), dealer if same_dealer else next_seat(dealer))
 
 
 def card_points_to_game_points(
@@ -148,7 +176,7 @@ def score_hand(ruleset: Ruleset, facts: HandFacts) -> HandScore:
     figures = _figures(ruleset, facts, abnat)
     decided: list[str] = []
 
-    sweeper = _sweeper(facts)
+    sweeper = _sweeper(facts) if facts.sweep_scores else None
     winner: Team | None
     if sweeper is not None:
         reverse = _is_reverse_kaboot(ruleset, facts, sweeper)

@@ -73,6 +73,7 @@ def hand_record(verdict: HandVerdict) -> dict[str, Any]:
         "location": _location(verdict.location),
         "divergences": [divergence_record(d) for d in verdict.divergences],
         "unchecked": list(verdict.unchecked),
+        "latent_fouls": list(verdict.latent_fouls),
     }
 
 

@@ -69,11 +69,13 @@ def testcase(verdict: HandVerdict) -> ET.Element:
         if first is not None:
             element.set("type", first.kind)
         element.text = xml_text("\n".join(lines))
-    if verdict.unchecked:  # a partial transcript: say what its pass does not cover
+    if verdict.unchecked or verdict.latent_fouls:  # what a pass does not say by itself
         properties = ET.Element("properties")
         case.insert(0, properties)  # JUnit puts properties first
         for what in verdict.unchecked:
             ET.SubElement(properties, "property", name="unchecked", value=xml_text(what))
+        for foul in verdict.latent_fouls:
+            ET.SubElement(properties, "property", name="latent_foul", value=xml_text(foul))
     return case
 
 

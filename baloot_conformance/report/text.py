@@ -88,6 +88,9 @@ class TextReporter:
                 self._line("\n".join(("    " + line).rstrip() for line in drawing.split("\n")))
         for line in stopped_note(verdict):
             self._line(line)
+        for foul in verdict.latent_fouls:
+            where = str(verdict.location) if verdict.location else verdict.path
+            self._line(f"{one_line(where)}: latent foul, never called: {printable(foul)}")
         if verdict.unchecked:
             where = str(verdict.location) if verdict.location else verdict.path
             self._line(
