@@ -429,6 +429,11 @@ class HandChecker:
             self.result = engine.result()
             if not self.game.is_over():
                 self.game.record(self.result)
+        elif engine.is_over() and self.result != engine.result():  # a foul called at the end
+            recorded = self.game.results and self.game.results[-1] is self.result
+            self.result = engine.result()
+            if recorded:
+                self.game.amend_last(self.result)
 
     # --- a partial transcript -------------------------------------------------------------
 

@@ -134,7 +134,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "plays) under a ruleset, every claim filled in. The same seed gives the same file."
         ),
         epilog="examples:\n  baloot-conformance generate --ruleset saudi --seed 7 --games 3\n"
-        "  baloot-conformance generate --contracts sun=1,hokum=3 --raise-chance 0.8 --games 20",
+        "  baloot-conformance generate --contracts sun=1,hokum=3 --raise-chance 0.8 --games 20\n"
+        "  baloot-conformance generate --ruleset my-rules.yaml --sawa 0.2 --fouls 0.1 "
+        "--foul-calls 0.5 --kawesh 0.5 --rich-deals",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     generate.add_argument("--ruleset", metavar="ID|PATH", default="saudi", help="default saudi")
@@ -163,9 +165,30 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         metavar="P",
         help="how often a player entitled to raise (double, triple...) does, 0 to 1 (default 0.3)",
     )
-
+    generate.add_argument(
+        "--rich-deals",
+        action="store_true",
+        help="deal the first bidder a rare hand now and then (four of a kind with Baloot, a "
+        "run of five, only 7s, 8s and 9s for Kawesh)",
+    )
+    for flag, what in _TALK_FLAGS.items():
+        generate.add_argument(
+            flag, type=_probability, default=0.0, metavar="P", help=f"{what}, 0 to 1 (default 0)"
+        )
     generate.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     generate.set_defaults(handler=_generate)
+
+
+#: The table talk ``generate`` can make, with the rule that must allow it.
+_TALK_FLAGS = {
+    "--sawa": "how often the seat to play considers a Sawa where claims.sawa allows one (the "
+    "solver decides: a right claim is made, a wrong one a third of the time)",
+    "--fouls": "how often a player holding an illegal card plays it, where play.fouls lets it "
+    "stand until called",
+    "--foul-calls": "how often a card that may be called is called (a legal card, wrongly, a "
+    "quarter as often)",
+    "--kawesh": "how often a player who may claim Kawesh under deal.kawesh does",
+}
 
 
 # --- check --------------------------------------------------------------------------------
@@ -594,7 +617,22 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ruleset = load_ruleset(args.ruleset)
     from baloot_conformance.corpus.generate import Policy, generate_games  # only here
 
-    policy = Policy(contracts=args.contracts or {}, raise_chance=args.raise_chance)
+    policy = Policy(
+        contracts=args.contracts or {},
+        raise_chance=args.raise_chance,
+        rich_deals=args.rich_deals,
+        sawa=args.sawa,
+        fouls=args.fouls,
+        foul_calls=args.foul_calls,
+        kawesh=args.kawesh,
+    )
+    for flag, rate, rule, option, none in (
+        ("--sawa", args.sawa, ruleset.claims.sawa, ruleset.claims.sawa.who, "nobody"),
+        ("--fouls", args.fouls, ruleset.play.fouls, ruleset.play.fouls.option, "refused"),
+        ("--kawesh", args.kawesh, ruleset.deal.kawesh, ruleset.deal.kawesh.option, "disabled"),
+    ):
+        if rate and option == none:
+            print(f"note: {flag} makes nothing under {ruleset.id}: {rule.id} is {none}", file=err)
     chunks = generate_games(ruleset, args.seed, args.games, args.hands, args.legal, policy)
     if args.output:
         with replaced(args.output) as stream:

@@ -48,6 +48,15 @@ class Game:
             return
         self._decide()
 
+    def amend_last(self, result: HandResult) -> None:
+        """Replace the last hand's result (a foul called after its last card changes its
+        score): the totals and the game's end are decided again."""
+        old = self.results.pop()
+        points = old.game_points
+        self.totals = (self.totals[0] - points[0], self.totals[1] - points[1])
+        self.winner = None
+        self.record(result)
+
     def go_on_from(self, totals: tuple[int, int]) -> None:
         """Go on from running totals a transcript states (its ``= total`` claim) instead of
         the kit's own, so that one wrong hand does not make every later one wrong: the end of

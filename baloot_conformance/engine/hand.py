@@ -352,8 +352,9 @@ class Hand:
 
     def push(self, action: Action) -> None:
         """Apply ``action``, or raise :class:`IllegalAction` (nothing changes then)."""
-        if self.phase == "over":
-            raise IllegalAction("play.trick_winner", "the hand is over")
+        if self.phase == "over" and not (isinstance(action, FoulCall) and talk.played_out(self)):
+            ended = f": it ended with {self.claim.what}" if self.claim else ""
+            raise IllegalAction("play.trick_winner", "the hand is over" + ended)
         if self.phase == "auction" and not isinstance(action, (Bid, KaweshCall)):
             self.settle_auction()
         if isinstance(action, Play):

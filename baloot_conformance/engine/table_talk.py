@@ -89,6 +89,11 @@ class Judged:
     reason: str
     """Why, in a player's words (a Sawa's forcing order or its refutation line)."""
 
+    @property
+    def what(self) -> str:
+        """``N's Sawa``, ``W's foul call``."""
+        return f"{SEAT_NAMES[self.seat]}'s {'Sawa' if self.kind == 'sawa' else 'foul call'}"
+
 
 def target_name(play: int) -> str:
     return f"t{play // 4 + 1}.p{play % 4 + 1}"
@@ -329,6 +334,12 @@ def illegal_card(hand: HandState, held: CardSet, card: Card) -> None:
     raise AssertionError("check() must reject what legal() excludes")  # pragma: no cover
 
 
+def played_out(hand: HandState) -> bool:
+    """The hand's eight tricks are played and no claim ended it: a foul may still be called
+    (``window: hand_end``), and the call's penalty replaces the score."""
+    return hand.phase == "over" and hand.tricks_done == TRICKS and hand.claim is None
+
+
 def plays_done(hand: HandState) -> int:
     """How many cards of the hand are down."""
     return hand.tricks_done * 4 + len(hand.trick)
@@ -350,7 +361,9 @@ def check_talk(hand: HandState, action: TableTalk) -> None:
             in_auction, hand._before_first_card(), seat in called, bid, seat == turn,
         )  # fmt: skip
         return
-    if hand.phase not in ("raises", "play"):
+    if hand.phase not in ("raises", "play") and not (
+        isinstance(action, FoulCall) and played_out(hand)
+    ):
         rule = (
             hand.rules.claims.sawa.id if isinstance(action, SawaClaim) else hand.rules.play.fouls.id
         )
@@ -382,7 +395,8 @@ def force_claim(hand: HandState, action: TableTalk) -> bool:
         hand.history.append(action)
         hand._void("kawesh")
         return True
-    if hand.phase not in ("raises", "play") or hand.contract is None:
+    late = isinstance(action, FoulCall) and played_out(hand)
+    if (hand.phase not in ("raises", "play") and not late) or hand.contract is None:
         return False
     if isinstance(action, FoulCall) and not 0 <= action.play < plays_done(hand):
         return False
