@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").rglob("*.btn"))
 #: The examples that fail ``check`` on purpose (their opening comment says where); every
 #: other example passes.
-FAILING = {"nonconforming-game.btn"}
+FAILING = {"nonconforming-game.btn", "sawa-misjudged.btn"}
 
 
 def run(*argv: str) -> tuple[int, str, str]:

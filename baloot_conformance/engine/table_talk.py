@@ -184,10 +184,13 @@ def check_sawa(
 
 
 def sawa_words(seat: Seat, right: bool, line: str, own_cards: bool) -> str:
-    """A judged Sawa in a player's words."""
-    side = "its own cards win" if own_cards else "its side wins"
-    verdict = "right" if right else "wrong"
-    return f"{SEAT_NAMES[seat]}'s Sawa is {verdict} ({side} every trick left?): {line}"
+    """A judged Sawa in a player's words: the claim, the verdict and the solver's line."""
+    who = SEAT_NAMES[seat]
+    if right:
+        claim = "its own cards win" if own_cards else "its side wins"
+        return f"{who}'s Sawa is right: {claim} every trick left against any defence; {line}"
+    denial = "its own cards do not win" if own_cards else "its side does not win"
+    return f"{who}'s Sawa is wrong: {denial} every trick left; {line}"
 
 
 # --- fouls ---------------------------------------------------------------------------------
