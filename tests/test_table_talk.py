@@ -247,3 +247,23 @@ def test_a_kawesh_after_the_auction_is_a_divergence_under_deal_kawesh(corpus: st
     ((position, rule_id, message),) = roots(check(text, TALK)).values()
     assert position.endswith(".kawesh") and rule_id == "deal.kawesh"
     assert "after the auction" in message
+
+
+def test_generate_makes_table_talk_at_the_rates_given(tmp_path: Any) -> None:
+    ruleset = tmp_path / "talk.yaml"
+    ruleset.write_text(_profile_text(), encoding="utf-8")
+    games = tmp_path / "talk.btn"
+    argv = ["generate", "--ruleset", str(ruleset), "--games", "20", "--hands", "3", "-o"]
+    rates = ["--sawa", "0.3", "--fouls", "0.3", "--foul-calls", "0.5", "--kawesh", "0.5"]
+    err = io.StringIO()
+    assert main([*argv, str(games), *rates, "--rich-deals"], io.StringIO(), err) == 0
+    # the profile lets fouls stand but has no Kawesh: the command says so
+    assert err.getvalue() == "note: --kawesh makes nothing under talk: deal.kawesh is disabled\n"
+    text = games.read_text(encoding="utf-8")
+    assert "\nsawa " in text and "\nfoul " in text and "\nkawesh " not in text
+    out = io.StringIO()
+    assert main(["check", str(games), "--ruleset", str(ruleset)], out, io.StringIO()) == 0
+    plain = tmp_path / "plain.btn"
+    assert main([*argv, str(plain)], io.StringIO(), io.StringIO()) == 0
+    text = plain.read_text(encoding="utf-8")
+    assert "\nsawa " not in text and "\nfoul " not in text  # the rates default to 0

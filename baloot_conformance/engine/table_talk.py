@@ -441,10 +441,10 @@ def _judge_foul(hand: HandState, call: FoulCall) -> None:
     hand.claim = Judged("foul", call.seat, foul is not None, foul_words(call.seat, call.play, foul))
     if hand.trace is not None:
         hand.trace.hit(rule.id)
-    if foul is not None:  # the offender's opponents score; else the accused side
+    if foul is not None:  # the offender's opponents score; else the caller's opponents
         _penalty(hand, rule.right_call, rule.id, 1 - team(offender))
     else:
-        _penalty(hand, rule.wrong_call, rule.id, team(offender))
+        _penalty(hand, rule.wrong_call, rule.id, 1 - team(call.seat))
 
 
 def _penalty(hand: HandState, formula: Formula, rule_id: str, scorer: Team) -> None:

@@ -420,9 +420,10 @@ class Fouls(Rule):
     """Until when a card may be called: before the next card, until the next trick begins (its
     own trick complete), or to the end of the hand (after its last card too)."""
     right_call: Formula = formula_field(PENALTY_VARIABLES, "number")
-    """What the caller's side scores for a right call (the offender's side scores 0)."""
+    """What the offender's opponents score for a right call (the offender's side 0)."""
     wrong_call: Formula = formula_field(PENALTY_VARIABLES, "number")
-    """What the accused side scores for a wrong call (the caller's side scores 0)."""
+    """What the caller's opponents (the accused side, when an opponent calls) score for a
+    wrong call; the caller's side scores 0."""
 
 
 @dataclass(frozen=True, slots=True)
