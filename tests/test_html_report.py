@@ -79,3 +79,24 @@ def test_the_reporter_given_the_ruleset_used_quotes_its_rules(tmp_path: Path) ->
     page = html.unescape(stream.getvalue())
     assert LOCAL_WORDS in page and SHIPPED.rule("play.hokum.overruff").statement not in page
     assert set(_hand_digests(page)) == {local.digest}
+
+
+def test_a_misjudged_sawa_is_drawn_at_the_claim_with_its_line(tmp_path: Path) -> None:
+    """The table under the root divergence is the one at the claim (E to lead trick 6 with
+    three cards a seat), and under it the verdict and the forcing order."""
+    sawa = ROOT / "tests" / "data" / "table-talk" / "sawa.btn"
+    path = tmp_path / "misjudged.btn"
+    path.write_text(sawa.read_text(encoding="utf-8").replace("= sawa right", "= sawa wrong"))
+    page = tmp_path / "report.html"
+    code = main(["check", "--format", "html", "-o", str(page), str(path)], io.StringIO())
+    assert code == 1
+    text = html.unescape(page.read_text(encoding="utf-8"))
+    assert '<figure class="diagram" data-hand="2" data-trick="6">' in text
+    assert '<div class="seat-name">E (to play, claims Sawa)</div>' in text
+    claims = re.findall(r'<p class="claim">([^<]*)</p>', text)
+    assert claims == [
+        "E claims Sawa with 3 tricks left",
+        "E's Sawa is right (its own cards win every trick left?): the forcing order: "
+        "t6 E A♥, N 9♠, W 7♠, S J♠; t7 E Q♥, N Q♠, W 10♠, S 10♣; t8 E K♠, N 8♠, W A♦, S 8♣",
+    ]
+    assert text.count('title="KS"') == 1  # E's cards left, not the hand as it ended

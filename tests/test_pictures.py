@@ -14,13 +14,14 @@ import subprocess
 import sys
 import tempfile
 import zlib
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 from baloot_conformance import btn
-from baloot_conformance.check.run import table_at
+from baloot_conformance.check.run import check_transcript, table_at, table_at_position
 from baloot_conformance.cli import main
 from baloot_conformance.report.diagram import render
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
@@ -29,6 +30,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOTS = ROOT / "tests" / "data" / "snapshots"
 CONFORMING = ROOT / "examples" / "conforming-game.btn"
 NONCONFORMING = ROOT / "examples" / "nonconforming-game.btn"
+TALK = ROOT / "tests" / "data" / "table-talk"
+SAWA = TALK / "sawa.btn"
+"""Hand 1: N's wrong Sawa with 7 tricks left; hand 2: E's right Sawa with 3 left."""
+FOULS = TALK / "fouls.btn"
+"""Under ``talk.yaml`` (an illegal card stands): hand 1, N's right call on W's 9H (t1.p2);
+hand 2, E's wrong call on N's 9H (t1.p3); each on the trick just finished."""
+TALK_RULES = TALK / "talk.yaml"
 CHROMIUM_FLAGS = (
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -48,12 +56,13 @@ def table_1_4() -> str:
     return render(table_at(hands, load_ruleset("saudi"), 1, 4), color=True)
 
 
-SNAPSHOT_MAKERS = {
+SNAPSHOT_MAKERS: dict[str, Callable[[], str]] = {
     "show-h1-t4.ascii.txt": lambda: run(
         "show", str(CONFORMING), "--hand", "1", "--trick", "4", "--ascii"
     )[1],
     "show-h1-t4.txt": lambda: run("show", str(CONFORMING), "--hand", "1", "--trick", "4")[1],
     "show-h1-t4.color.txt": table_1_4,
+    "show-sawa-h2.ascii.txt": lambda: run("show", str(SAWA), "h2.sawa", "--ascii")[1],
 }
 
 
@@ -92,6 +101,99 @@ def test_check_diagram_draws_each_root_divergence() -> None:
     assert "    E played 9♣!; legal: 10♥" in out
     plain = run("check", "--jobs", "1", str(NONCONFORMING))[1]
     assert "card points" not in plain
+
+
+# --- table talk ------------------------------------------------------------------------------
+
+
+def flat(text: str) -> str:
+    """``text`` with its lines joined and its spaces single (the words under a picture are
+    wrapped)."""
+    return " ".join(text.split())
+
+
+def misjudged(tmp_path: Path) -> Path:
+    """sawa.btn with hand 2's right Sawa claimed wrong."""
+    path = tmp_path / "misjudged.btn"
+    text = SAWA.read_text(encoding="utf-8")
+    path.write_text(text.replace("= sawa right", "= sawa wrong", 1), encoding="utf-8")
+    return path
+
+
+def test_the_picture_of_a_sawa_draws_the_cards_left_and_the_line() -> None:
+    with btn.TranscriptReader(SAWA) as reader:
+        hands = list(reader)
+    wrong = table_at_position(hands, load_ruleset("saudi"), "h1.sawa")
+    assert wrong.talk == ("N", "claims Sawa") and wrong.trick == 2 and wrong.on_table == ()
+    assert set(wrong.holdings[0]) == {"QS", "KS", "KH", "AH", "TD", "QD", "9C"}
+    assert [len(cards) for cards in wrong.holdings] == [7, 7, 7, 7]
+    picture = render(wrong, ascii=True)
+    assert "N (to play, claims Sawa)" in picture
+    assert "S K Q" in picture and "H A K" in picture and "D Q 10" in picture  # N's cards
+    assert "D A K J 9 7" in picture  # E's, which refute it
+    assert "N claims Sawa with 7 tricks left" in picture
+    assert (
+        "N's Sawa is wrong (its own cards win every trick left?): E answers AD in trick 3 and "
+        "wins it: line t2 N AH, W 7H, S 9H, E 7D; t3 N 10D, W 8D, S 7S, E AD"
+    ) in flat(picture)
+    right = table_at_position(hands, load_ruleset("saudi"), "h2.sawa")
+    assert right.talk == ("E", "claims Sawa") and right.trick == 6
+    assert right.holdings == (("8S", "9S", "QS"), ("7S", "TS", "AD"), ("JS", "8C", "TC"),
+                              ("KS", "QH", "AH"))  # fmt: skip
+    picture = render(right)
+    assert "E (to play, claims Sawa)" in picture and "♥ A Q" in picture
+    assert (
+        "E's Sawa is right (its own cards win every trick left?): the forcing order: "
+        "t6 E A♥, N 9♠, W 7♠, S J♠; t7 E Q♥, N Q♠, W 10♠, S 10♣; t8 E K♠, N 8♠, W A♦, S 8♣"
+    ) in flat(picture)
+
+
+def test_the_picture_says_what_the_checker_says(tmp_path: Path) -> None:
+    """The verdict under the picture is the divergence's own words."""
+    (_, verdict) = check_transcript(str(misjudged(tmp_path)), "x.btn", pictures=True)
+    root = verdict.divergences[0]
+    assert root.position == "h2.sawa.verdict" and root.table is not None
+    assert root.table.claim[1] == root.message
+    assert root.table == table_at_position(
+        list(btn.TranscriptReader(SAWA)), load_ruleset("saudi"), "h2.sawa"
+    )
+
+
+def test_show_draws_a_sawa_at_the_claim() -> None:
+    code, out, _ = run("show", str(SAWA), "h1.sawa", "--ascii")
+    assert code == 0
+    assert out.startswith("hand 1, trick 2 · N sun · dealer W\n")
+    assert "N (to play, claims Sawa)" in out and "E answers AD in trick 3" in flat(out)
+    for after in ("h1.sawa.verdict", "h1.score"):  # the hand ends at the claim
+        assert run("show", str(SAWA), after, "--ascii") == (0, out, "")
+    code, _, err = run("show", str(SAWA), "h1.sawa", "--hand", "1")
+    assert code == 2 and "a position is shown without --hand and --trick" in err
+    code, _, err = run("show", str(SAWA), "h3.sawa")
+    assert code == 2 and "no event or claim is at h3.sawa" in err
+    code, out, _ = run("show", str(SAWA), "h2.t3.p2", "--ascii")  # any position: a card
+    assert code == 0 and "S played 10H!; legal: 10H" in out
+
+
+def test_show_draws_a_foul_call_with_the_card_it_names() -> None:
+    code, out, _ = run("show", str(FOULS), "h1.foul1", "--ruleset", str(TALK_RULES), "--ascii")
+    assert code == 0
+    assert "N (calls a foul)" in out and "W 9H!" in out  # the trick just done, still in view
+    assert "N calls a foul on W's 9H (t1.p2)" in out
+    assert "N's foul call on t1.p2 is right: W played 9H but must follow N's JD" in flat(out)
+    code, out, _ = run("show", str(FOULS), "h2.foul1.verdict", "--ruleset", str(TALK_RULES))
+    assert code == 0
+    assert "E (calls a foul)" in out and "N 9♥!" in out
+    assert "E calls a foul on N's 9♥ (t1.p3)" in out
+    assert "E's foul call on t1.p3 is wrong: that card was legal" in out
+
+
+def test_check_diagram_draws_a_misjudged_sawa_at_the_claim(tmp_path: Path) -> None:
+    code, out, _ = run("check", "--diagram", "--jobs", "1", str(misjudged(tmp_path)))
+    assert code == 1
+    assert "h2.sawa.verdict claims.sawa (root)" in out
+    assert "    hand 2, trick 6 · S sun · dealer W" in out  # not the hand as it ended
+    assert "E (to play, claims Sawa)" in out and "    E claims Sawa with 3 tricks left" in out
+    assert "the forcing order: t6 E A♥, N 9♠, W 7♠, S J♠; t7 E Q♥" in flat(out)
 
 
 # --- the browser ----------------------------------------------------------------------------
@@ -172,6 +274,19 @@ def test_the_html_report_in_a_browser(tmp_path: Path) -> None:
     assert {a["title"] for a in played} == {"9C"} and "TH" in {a["title"] for a in legal}
     assert "play.hokum.overruff" in dom and "sha256:" in dom
     assert len(elements.having("script")) == 0
+    assert distinct_pixels(shot) > 20
+
+
+def test_a_misjudged_sawa_in_the_browser(tmp_path: Path) -> None:
+    report = tmp_path / "report.html"
+    code, _, _ = run("check", "--format", "html", "--output", str(report), str(misjudged(tmp_path)))
+    assert code == 1
+    dom, console, shot = browse(report, tmp_path)
+    assert console == []
+    elements = Elements(dom)
+    assert len(elements.having("figure", "diagram")) == 1
+    assert len(elements.having("div", "talks")) == 1 and len(elements.having("p", "claim")) == 2
+    assert "the forcing order: t6 E A♥, N 9♠, W 7♠, S J♠; t7 E Q♥, N Q♠" in dom
     assert distinct_pixels(shot) > 20
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from baloot_conformance import btn
 from baloot_conformance.cards import SUIT_CODES, Card
-from baloot_conformance.check.table import Table, table_of
+from baloot_conformance.check.table import Table, table_of, talk_table
 from baloot_conformance.check.verdicts import Divergence, DivergenceKind
 from baloot_conformance.check.words import PROJECT_WORDS
 from baloot_conformance.engine.actions import (
@@ -119,6 +119,9 @@ class HandChecker:
         """Why the auction cannot be replayed (no calls, no face-up card, no dealer), or empty:
         then the ``= contract`` claim says what is played."""
         self.unchecked: list[str] = []
+        self.talk: tuple[Hand, SawaClaim | FoulCall] | None = None
+        """With pictures: the hand just before its Sawa or foul call, and the call (a root
+        divergence there or after it is drawn at the call)."""
 
     def scan(self, hand: btn.Hand) -> None:
         """Before replay: note whether the auction can be replayed, and the completion of the
@@ -182,9 +185,13 @@ class HandChecker:
         )
 
     def _picture(self, item: btn.Item) -> Table | None:
-        """The table at a root divergence: before the card, for an illegal card."""
+        """The table at a root divergence: before the card, for an illegal card; at the call,
+        with its verdict and line, at a Sawa or a foul call and after it."""
         if self.engine is None:
             return None
+        if self.talk is not None:
+            before, talk = self.talk
+            return talk_table(before, self.number, talk, self.engine.claim)
         return table_of(self.engine, self.number, item.card if isinstance(item, btn.Play) else None)
 
     # --- events ---------------------------------------------------------------------------
@@ -242,6 +249,13 @@ class HandChecker:
         ):
             self.complete(item)
         action = self._action(item, engine)
+        if (
+            self.pictures
+            and self.talk is None
+            and isinstance(action, (SawaClaim, FoulCall))
+            and engine.phase in ("raises", "play")
+        ):
+            self.talk = (engine.copy(), action)
         if action is not None:
             self._push(item, engine, action)
         if engine.phase == "over":  # a void hand ends with a call
@@ -321,11 +335,8 @@ class HandChecker:
         if isinstance(item, btn.Play):
             self.plays += 1
             return Play(seat_from_name(item.seat), item.card)
-        if isinstance(item, btn.Foul):
-            trick, _, place = item.target.removeprefix("t").partition(".p")
-            return FoulCall(seat_from_name(item.seat), (int(trick) - 1) * 4 + int(place) - 1)
-        if isinstance(item, btn.Sawa):
-            return SawaClaim(seat_from_name(item.seat))
+        if isinstance(item, (btn.Foul, btn.Sawa)):
+            return talk_action(item)
         if isinstance(item, btn.Kawesh):
             return KaweshCall(seat_from_name(item.seat))
         raise ReplayStop(f"{item.position}: no rule covers this event")
@@ -525,6 +536,14 @@ _EVENT_HANDLERS: dict[type[btn.Event], Callable[[HandChecker, Any], None]] = {
     btn.Rest: HandChecker._rest,
 }
 """Events about the deal, by type; the others are actions for the engine (``_engine_event``)."""
+
+
+def talk_action(item: btn.Foul | btn.Sawa) -> FoulCall | SawaClaim:
+    """The engine's action for a ``foul`` or ``sawa`` line."""
+    if isinstance(item, btn.Sawa):
+        return SawaClaim(seat_from_name(item.seat))
+    trick, _, place = item.target.removeprefix("t").partition(".p")
+    return FoulCall(seat_from_name(item.seat), (int(trick) - 1) * 4 + int(place) - 1)
 
 
 def unlogged_auction(hand: btn.Hand) -> str:

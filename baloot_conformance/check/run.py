@@ -7,7 +7,8 @@ take the fast lane (:mod:`~baloot_conformance.check.fast_lane`), which passes th
 conform and hands every other to the reference path
 (:mod:`~baloot_conformance.check.hand_check`): the same verdicts either way, chosen here.
 :func:`replay_hands` gives each hand's checker too, and :func:`replay_to` the interpreter's
-hand at any position, to ask what is legal there.
+hand at any position, to ask what is legal there, and :func:`table_at` and
+:func:`table_at_position` the table a picture draws.
 """
 
 from __future__ import annotations
@@ -18,10 +19,15 @@ import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from baloot_conformance import btn
-from baloot_conformance.check.events import HandChecker, ReplayStop, unlogged_auction
+from baloot_conformance.check.events import (
+    HandChecker,
+    ReplayStop,
+    talk_action,
+    unlogged_auction,
+)
 from baloot_conformance.check.fast_lane import check_chunks
 from baloot_conformance.check.hand_check import check_hand
-from baloot_conformance.check.table import Table, table_of
+from baloot_conformance.check.table import Table, table_of, talk_table
 from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
@@ -164,15 +170,7 @@ def replay_to(hands: Sequence[btn.Hand], rules: Ruleset, position: str) -> Hand:
     Raises:
         NoSuchMoment: no item has that position, or the hand's replay stopped before it.
     """
-    found = [
-        (index, at, item)
-        for index, hand in enumerate(hands)
-        for at, item in enumerate(hand.items)
-        if not isinstance(item, btn.Comment) and item.position == position
-    ]
-    if not found:
-        raise NoSuchMoment(f"no event or claim is at {position}")
-    index, at, item = found[0]
+    index, at, item = _find(hands, position)
     verdict, checker = _replayed_before(hands, index, at, rules)
     why = verdict.error
     if why is None and checker.engine is None:  # nothing needed the engine yet: start it here
@@ -184,6 +182,38 @@ def replay_to(hands: Sequence[btn.Hand], rules: Ruleset, position: str) -> Hand:
     if why is not None or checker.engine is None:
         raise NoSuchMoment(f"the replay of {verdict.position} stops before {position}: {why}")
     return checker.engine
+
+
+def _find(hands: Sequence[btn.Hand], position: str) -> tuple[int, int, btn.Item]:
+    """The hand (its index), the item's index in it and the item at ``position``."""
+    for index, hand in enumerate(hands):
+        for at, item in enumerate(hand.items):
+            if not isinstance(item, btn.Comment) and item.position == position:
+                return index, at, item
+    raise NoSuchMoment(f"no event or claim is at {position}")
+
+
+def table_at_position(hands: Sequence[btn.Hand], rules: Ruleset, position: str) -> Table:
+    """The table just before the event or claim at ``position`` (``h1.t5.p3``: the card
+    shown as the one played, with what the ruleset allowed). At a Sawa or a foul call
+    (``h4.sawa``, ``h2.foul1``), at its verdict (``h4.sawa.verdict``) and at anything after
+    it in the hand, which it ends: the table at the call, with its verdict and line
+    (:func:`~baloot_conformance.check.table.talk_table`).
+
+    Raises:
+        NoSuchMoment: no item has that position, or the hand's replay stops before it.
+    """
+    index, at, item = _find(hands, position)
+    hand = hands[index]
+    talk = next(
+        (i for i in hand.items[: at + 1] if isinstance(i, (btn.Sawa, btn.Foul))),
+        None,
+    )
+    if talk is not None:
+        engine = replay_to(hands, rules, talk.position)
+        return talk_table(engine, hand.number, talk_action(talk))
+    engine = replay_to(hands, rules, position)
+    return table_of(engine, hand.number, item.card if isinstance(item, btn.Play) else None)
 
 
 def table_at(hands: Sequence[btn.Hand], rules: Ruleset, number: int, trick: int) -> Table:

@@ -1,4 +1,5 @@
-"""``show``: a hand drawn as a table in the terminal."""
+"""``show``: a hand drawn as a table in the terminal, at a trick or at any position (a Sawa
+or a foul call with its verdict and line)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from baloot_conformance.btn import TranscriptReader
-from baloot_conformance.check.run import NoSuchMoment, ruleset_of, table_at
+from baloot_conformance.check.run import NoSuchMoment, ruleset_of, table_at, table_at_position
+from baloot_conformance.report.base import one_line
 from baloot_conformance.report.diagram import render
 from baloot_conformance.rules.loading import load_ruleset
 
@@ -23,17 +25,27 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description=(
             "Draw the table at one trick of a hand: N at the top, S at the bottom, W on the "
             "left, E on the right, each seat's cards by suit, the trick's cards on the table "
-            "and its last card marked with the cards the ruleset allowed there."
+            "and its last card marked with the cards the ruleset allowed there. Or at a "
+            "position: just before the event or claim there; at a Sawa (h4.sawa), a foul call "
+            "(h2.foul1) or its verdict (h4.sawa.verdict), the table at the call, who makes it, "
+            "and under it the verdict with its line: a Sawa's forcing order when it is right, "
+            "the defence that refutes it when it is wrong."
         ),
-        epilog="example:\n  baloot-conformance show examples/conforming-game.btn "
-        "--hand 1 --trick 4",
+        epilog="examples:\n  baloot-conformance show examples/conforming-game.btn "
+        "--hand 1 --trick 4\n  baloot-conformance show game.btn h4.sawa",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     show.add_argument("file", metavar="FILE", help="a BTN transcript")
     show.add_argument(
+        "position",
+        nargs="?",
+        metavar="POSITION",
+        help="a position (h4.sawa, h2.foul1, h1.t5.p3), instead of --hand and --trick",
+    )
+    show.add_argument(
         "--hand", type=int, metavar="N", help="the hand's number (default: the first)"
     )
-    show.add_argument("--trick", type=int, default=1, metavar="T", help="the trick (default 1)")
+    show.add_argument("--trick", type=int, metavar="T", help="the trick (default 1)")
     show.add_argument(
         "--ruleset", metavar="ID|PATH", help="the ruleset (default: the file's [Ruleset] tag)"
     )
@@ -46,11 +58,17 @@ def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     with TranscriptReader(Path(args.file), args.file) as reader:
         rules = load_ruleset(args.ruleset) if args.ruleset else ruleset_of(reader)
         hands = list(reader)
+    if args.position is not None and (args.hand is not None or args.trick is not None):
+        print(f"error: {args.file}: a position is shown without --hand and --trick", file=err)
+        return _EXIT_USAGE
     number = args.hand if args.hand is not None else (hands[0].number if hands else 1)
     try:
-        table = table_at(hands, rules, number, args.trick)
+        if args.position is not None:
+            table = table_at_position(hands, rules, args.position)
+        else:
+            table = table_at(hands, rules, number, args.trick if args.trick is not None else 1)
     except NoSuchMoment as exc:
-        print(f"error: {args.file}: {exc}", file=err)
+        print(one_line(f"error: {args.file}: {exc}"), file=err)
         return _EXIT_USAGE
     color = not args.no_color and "NO_COLOR" not in os.environ and out.isatty()
     out.write(render(table, color=color, ascii=args.ascii) + "\n")

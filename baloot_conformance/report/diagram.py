@@ -5,10 +5,17 @@ goes N, W, S, E, counter-clockwise), each seat's cards by suit, the trick on the
 the middle. With colour, hearts and diamonds are red, the cards the ruleset allows are
 underlined and the card the picture is about is shown in reverse; without colour the legal
 cards are written ``<Q>`` and that card is marked with ``!``. ``ascii`` writes the suits
-as letters (S H D C) instead of ``♠ ♥ ♦ ♣``.
+as letters (S H D C) instead of ``♠ ♥ ♦ ♣``. At table talk the seat that talks is labelled
+(``N (to play, claims Sawa)``), a card a foul call names is marked as the card played, and
+the verdict goes under the picture with a Sawa's line, its cards written as the picture
+writes them, wrapped at the width of a terminal.
 """
 
 from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable
 
 from baloot_conformance.check.table import Table
 
@@ -19,6 +26,11 @@ RANK_ORDER = "AKQJT987"
 _SEAT_INDEX = {"N": 0, "W": 1, "S": 2, "E": 3}
 _SIDE = 22
 """The width of the W column and of the table in the middle."""
+_WIDTH = 76
+"""The width the lines under the picture are wrapped at (the picture is about 64 wide)."""
+_CARD_WORD = re.compile(r"\b(?:10|[AKQJT987])[SHDC]\b")
+"""A card as words about the table write it (``TH``, or ``10H`` in a list of held cards)."""
+_SEAT_CARD = re.compile(r"\b([NWSE]) (?=(?:10|[AKQJT987])[SHDC]\b)")
 
 
 def _rank(card: str) -> str:
@@ -56,6 +68,11 @@ class _Pen:
         return f"\x1b[{';'.join(codes)}m{text}\x1b[0m" if codes else text
 
 
+def card_words(text: str, write: Callable[[str], str]) -> str:
+    """``text`` with each card it names written by ``write``, given the card's code."""
+    return _CARD_WORD.sub(lambda word: write(word.group().replace("10", "T", 1)), text)
+
+
 def _visible(text: str) -> int:
     """The width of ``text`` on a terminal (escape sequences take none)."""
     width, escape = 0, False
@@ -86,7 +103,7 @@ def _hand_lines(table: Table, seat: str, pen: _Pen) -> list[str]:
 
 
 def _on_table(table: Table, pen: _Pen) -> dict[str, str]:
-    shown = {seat: pen.full(card) for seat, card in table.on_table}
+    shown = {seat: pen.full(card, played=card == table.called) for seat, card in table.on_table}
     if table.played is not None and table.to_play is not None:
         shown[table.to_play] = pen.full(table.played, played=True)
     return shown
@@ -113,7 +130,10 @@ def render(table: Table, color: bool = False, ascii: bool = False) -> str:
     west, east = _hand_lines(table, "W", pen), _hand_lines(table, "E", pen)
 
     def label(seat: str) -> str:
-        return seat + (" (to play)" if table.to_play == seat else "")
+        notes = ["to play"] if table.to_play == seat else []
+        if table.talk is not None and table.talk[0] == seat:
+            notes.append(table.talk[1])
+        return seat + (f" ({', '.join(notes)})" if notes else "")
 
     lines.append(indent + label("N"))
     lines += [indent + line for line in north]
@@ -135,4 +155,11 @@ def render(table: Table, color: bool = False, ascii: bool = False) -> str:
             "",
             f"{table.to_play} played {pen.full(table.played, played=True)}; legal: {legal}",
         ]
+    if table.claim:
+        lines.append("")
+    for said in table.claim:  # a seat and its card kept on one line
+        said = _SEAT_CARD.sub("\\1\xa0", said)
+        for line in textwrap.wrap(said, _WIDTH, subsequent_indent="  ", break_on_hyphens=False):
+            line = line.replace("\xa0", " ")
+            lines.append(card_words(line, pen.full))
     return "\n".join(line.rstrip() for line in lines)

@@ -3,13 +3,14 @@
 It shows the run's totals, the divergences per rule ID as a bar chart, and for each hand
 that does not pass its root divergence: the position, the rule's statement and sources, the
 ruleset's digest, the transcript line and the table drawn as cards (the card played and the
-cards the ruleset allowed marked). The rule and the digest quoted are those of the ruleset the
-hand was checked under, the object itself when the run names one (a local file may reuse a
-shipped id with other rules), never a shipped ruleset looked up by that id in its stead. The
-page is made with Jinja2 templates (``baloot_conformance/report/templates/``) with autoescape
-on: everything that comes from a transcript (comments, tag values, file names, messages
-quoting them) is text, never markup, and the page's Content-Security-Policy forbids scripts
-besides.
+cards the ruleset allowed marked; at a Sawa or a foul call, the table at the call with the
+card called marked, and the verdict with its line under it). The rule and the digest quoted
+are those of the ruleset the hand was checked under, the object itself when the run names
+one (a local file may reuse a shipped id with other rules), never a shipped ruleset looked
+up by that id in its stead. The page is made with Jinja2 templates
+(``baloot_conformance/report/templates/``) with autoescape on: everything that comes from a
+transcript (comments, tag values, file names, messages quoting them) is text, never markup,
+and the page's Content-Security-Policy forbids scripts besides.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from baloot_conformance.check.table import Table
 from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
 from baloot_conformance.errors import BalootError
 from baloot_conformance.report.base import FileTally
-from baloot_conformance.report.diagram import RANK_ORDER, SYMBOLS
+from baloot_conformance.report.diagram import RANK_ORDER, SYMBOLS, card_words
 from baloot_conformance.rules.loading import load_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
 
@@ -49,13 +50,16 @@ def environment() -> jinja2.Environment:
         (c for c in cards if c[1] == suit), key=lambda c: RANK_ORDER.index(c[0])
     )
     env.filters["on_table"] = _on_table
+    env.filters["card_words"] = lambda text: card_words(
+        text, lambda code: env.filters["rank"](code) + SYMBOLS[code[1]]
+    )
     env.globals["seat_index"] = SEAT_INDEX
     return env
 
 
 def _on_table(table: Table) -> dict[str, tuple[str, bool]]:
     """The trick's cards by seat, with whether each is the card the picture is about."""
-    shown = {seat: (card, False) for seat, card in table.on_table}
+    shown = {seat: (card, card == table.called) for seat, card in table.on_table}
     if table.played is not None and table.to_play is not None:
         shown[table.to_play] = (table.played, True)
     return shown
