@@ -53,13 +53,12 @@ from baloot_conformance.engine.model import (
 )
 from baloot_conformance.engine.play import PlayRules
 from baloot_conformance.engine.sawa import judge_sawa, line_words
-from baloot_conformance.engine.scoring import HandScore
+from baloot_conformance.engine.scoring import TRICKS_PER_HAND, HandScore
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.errors import FormulaError
 from baloot_conformance.rules.formula import Formula
 from baloot_conformance.rules.ruleset import Ruleset
 
-TRICKS = 8
 Phase = Literal["auction", "completion", "raises", "play", "over"]
 
 
@@ -76,7 +75,7 @@ class LatentFoul:
     @property
     def target(self) -> str:
         """The notation's name of the card: ``t3.p2``."""
-        return f"t{self.play // 4 + 1}.p{self.play % 4 + 1}"
+        return target_name(self.play)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +95,7 @@ class Judged:
 
 
 def target_name(play: int) -> str:
+    """The notation's name of the hand's card ``play`` (0 = trick 1's first card): ``t3.p2``."""
     return f"t{play // 4 + 1}.p{play % 4 + 1}"
 
 
@@ -175,7 +175,7 @@ def check_sawa(
             rule.id,
             f"{who} claimed Sawa in the middle of trick {trick}; only the player to lead may",
         )
-    left = TRICKS - tricks_done
+    left = TRICKS_PER_HAND - tricks_done
     if left > rule.max_tricks:
         raise IllegalAction(
             rule.id,
@@ -212,7 +212,7 @@ def check_foul_call(
     last = {
         "next_card": play + 1,
         "trick_end": (play // 4 + 1) * 4,
-        "hand_end": TRICKS * 4,
+        "hand_end": TRICKS_PER_HAND * 4,
     }[rule.window]
     if plays_done > last:
         when = {
@@ -340,7 +340,7 @@ def illegal_card(hand: HandState, held: CardSet, card: Card) -> None:
 def played_out(hand: HandState) -> bool:
     """The hand's eight tricks are played and no claim ended it: a foul may still be called
     (``window: hand_end``), and the call's penalty replaces the score."""
-    return hand.phase == "over" and hand.tricks_done == TRICKS and hand.claim is None
+    return hand.phase == "over" and hand.tricks_done == TRICKS_PER_HAND and hand.claim is None
 
 
 def plays_done(hand: HandState) -> int:
@@ -426,11 +426,11 @@ def _judge_sawa(hand: HandState, seat: Seat) -> None:
         _penalty(hand, rule.wrong, rule.id, 1 - side)
         return
     # The claimant's side takes every trick left, with its cards and the last trick.
-    left = 8 - hand.tricks_done
+    left = TRICKS_PER_HAND - hand.tricks_done
     rest = sum(hand.hands) | sum(1 << c for c in hand.trick)
     hand.points[side] += sum(rules.card_points[c.index] for c in cards_of(rest))
     hand.tricks[side] += left
-    hand.tricks_done, hand.trick, hand.last_trick_team = 8, (), side
+    hand.tricks_done, hand.trick, hand.last_trick_team = TRICKS_PER_HAND, (), side
     hand._score(sweep_scores=rule.kaboot)
 
 
