@@ -96,7 +96,8 @@ def test_a_misjudged_sawa_is_drawn_at_the_claim_with_its_line(tmp_path: Path) ->
     claims = re.findall(r'<p class="claim">([^<]*)</p>', text)
     assert claims == [
         "E claims Sawa with 3 tricks left",
-        "E's Sawa is right (its own cards win every trick left?): the forcing order: "
+        "E's Sawa is right: its own cards win every trick left against any defence; "
+        "the forcing order: "
         "t6 E A♥, N 9♠, W 7♠, S J♠; t7 E Q♥, N Q♠, W 10♠, S 10♣; t8 E K♠, N 8♠, W A♦, S 8♣",
     ]
     assert text.count('title="KS"') == 1  # E's cards left, not the hand as it ended

@@ -133,8 +133,8 @@ def test_the_picture_of_a_sawa_draws_the_cards_left_and_the_line() -> None:
     assert "D A K J 9 7" in picture  # E's, which refute it
     assert "N claims Sawa with 7 tricks left" in picture
     assert (
-        "N's Sawa is wrong (its own cards win every trick left?): E answers AD in trick 3 and "
-        "wins it: line t2 N AH, W 7H, S 9H, E 7D; t3 N 10D, W 8D, S 7S, E AD"
+        "N's Sawa is wrong: its own cards do not win every trick left; E answers AD in trick 3 "
+        "and wins it: line t2 N AH, W 7H, S 9H, E 7D; t3 N 10D, W 8D, S 7S, E AD"
     ) in flat(picture)
     right = table_at_position(hands, load_ruleset("saudi"), "h2.sawa")
     assert right.talk == ("E", "claims Sawa") and right.trick == 6
@@ -143,7 +143,8 @@ def test_the_picture_of_a_sawa_draws_the_cards_left_and_the_line() -> None:
     picture = render(right)
     assert "E (to play, claims Sawa)" in picture and "♥ A Q" in picture
     assert (
-        "E's Sawa is right (its own cards win every trick left?): the forcing order: "
+        "E's Sawa is right: its own cards win every trick left against any defence; "
+        "the forcing order: "
         "t6 E A♥, N 9♠, W 7♠, S J♠; t7 E Q♥, N Q♠, W 10♠, S 10♣; t8 E K♠, N 8♠, W A♦, S 8♣"
     ) in flat(picture)
 
