@@ -85,7 +85,9 @@ _start = st.fixed_dictionaries(
         "rulesets": st.sampled_from([["saudi"]] * 3 + [["saudi", "kuwait"], ["nosuch"], []]),
         "capabilities": st.one_of(
             st.sampled_from([["partial"], ["replay"], ["legal", "claims"]]),
-            st.lists(st.sampled_from(["replay", "legal", "claims", "partial", "x"]), max_size=4),
+            st.lists(
+                st.sampled_from(["replay", "legal", "claims", "judge", "partial", "x"]), max_size=4
+            ),
         ),
     }
 )

@@ -14,8 +14,8 @@ from baloot_conformance.cli.output import TEXT_ERRORS, check_target, replaced
 from baloot_conformance.rules.loading import load_ruleset
 
 if TYPE_CHECKING:
+    from baloot_conformance.suite.cases import CaseResult
     from baloot_conformance.suite.engine_process import EngineFailure
-    from baloot_conformance.suite.runner import CaseResult
 
 _EXIT_OK, _EXIT_FAIL, _EXIT_USAGE = 0, 1, 2
 
@@ -28,8 +28,9 @@ examples:
       --format junit --output conformance.xml
 
 verdicts: pass, fail (the first diverging observable, with the rule), error (the engine
-crashed, hung or answered garbage), skip, unsupported (a ruleset or partial hand the engine
-does not declare), xfail/xpass (listed in --expectations), invalid (a defect of the corpus).
+crashed, hung or answered garbage), skip, unsupported (a ruleset, a partial hand or a call to
+judge that the engine does not declare), xfail/xpass (listed in --expectations), invalid (a
+defect of the corpus).
 
 exit codes: 0 no case failed, erred, passed unexpectedly or is invalid, no expectation is
 stale or expired, and some case was checked (passed or failed); 1 otherwise; 2 usage error,
@@ -68,8 +69,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--fixtures",
         default="*",
         metavar="SELECTOR",
-        help="comma-separated globs over fixture ids or AREA/ID ('play.*', 'majlis/*'); "
-        "'none' for none (default: all)",
+        help="comma-separated globs over fixture ids or AREA/ID ('play.*', 'majlis/*'), "
+        "which select the Sawa and foul calls a fixture judges with it, or alone by their ids "
+        "('*.sawa'); 'none' for none (default: all)",
     )
     suite.add_argument(
         "--generated",

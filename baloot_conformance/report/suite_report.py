@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from baloot_conformance.report.junit import xml_text
-from baloot_conformance.suite.runner import VERDICTS, CaseResult, Failure
+from baloot_conformance.suite.cases import VERDICTS, CaseResult, Failure
 
 BAD = frozenset({"fail", "error", "xpass", "invalid"})
 """The verdicts that fail a run."""

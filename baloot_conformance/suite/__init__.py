@@ -1,10 +1,12 @@
 """The conformance suite: an engine asked, case by case, through the adapter protocol.
 
 :mod:`~baloot_conformance.suite.runner` runs the cases (fixtures and generated games) and
-judges the engine's answers with the checker; :mod:`~baloot_conformance.suite.engine_process`
-runs the engine's adapter as a child process it never trusts;
-:mod:`~baloot_conformance.suite.protocol` defines and validates the messages;
-:mod:`~baloot_conformance.suite.expectations` reads and writes an engine's expected failures;
-:mod:`~baloot_conformance.suite.reference_adapter` is the kit's own interpreter behind the
-protocol (``python -m baloot_conformance.suite.reference_adapter``).
+judges the engine's answers with the checker; :mod:`~baloot_conformance.suite.cases` says
+what a case is and what the engine is shown of it; :mod:`~baloot_conformance.suite.judging`
+makes each Sawa and foul call a fixture judges a case of its own, a ``judge`` request;
+:mod:`~baloot_conformance.suite.engine_process` runs the engine's adapter as a child process
+it never trusts; :mod:`~baloot_conformance.suite.protocol` defines and validates the
+messages; :mod:`~baloot_conformance.suite.expectations` reads and writes an engine's expected
+failures; :mod:`~baloot_conformance.suite.reference_adapter` is the kit's own interpreter
+behind the protocol (``python -m baloot_conformance.suite.reference_adapter``).
 """

@@ -31,7 +31,7 @@ import jsonschema
 from baloot_conformance.errors import BalootError, Location
 from baloot_conformance.resources import spec_path
 from baloot_conformance.rules.strict_yaml import load_yaml_located, plain_yaml
-from baloot_conformance.suite.runner import CaseResult
+from baloot_conformance.suite.cases import CaseResult
 
 
 class ExpectationsError(BalootError):

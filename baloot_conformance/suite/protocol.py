@@ -25,6 +25,7 @@ ANSWERS = {
     "replay": "replayed",
     "legal": "legalAnswer",
     "claims": "claimsAnswer",
+    "judge": "judgeAnswer",
 }
 
 

@@ -95,6 +95,26 @@ def legal_now(checker: HandChecker, hand: btn.Hand, seat: str) -> dict[str, list
     return {"calls": sorted(calls), "cards": [card.code for card in cards_of(cards)]}
 
 
+def judged_now(
+    data: dict[str, Any], event: dict[str, Any], rules: Ruleset, validate: bool = False
+) -> dict[str, str]:
+    """The verdict on the Sawa or foul call ``event`` made at the end of the transcript
+    ``data`` (JSON form): ``verdict`` and ``reason``, or an ``error`` when the call is not
+    allowed there (the kit asks only about calls that are)."""
+    hands = data["hands"]
+    last = {**hands[-1], "items": [*hands[-1]["items"], event]}
+    transcript = json_form.from_json({**data, "hands": [*hands[:-1], last]}, "<request>", validate)
+    *_, (verdict, checker) = replay_hands(transcript.hands, "", rules)
+    if verdict.divergences:
+        root = verdict.divergences[0]
+        return {"error": f"not a call to judge: {root.position}: {root.message}"}
+    engine = checker.engine
+    judged = engine.claim if engine is not None else None
+    if judged is None or event.get("event") != judged.kind:
+        return {"error": "not a call to judge: the event is neither a Sawa nor a foul call"}
+    return {"verdict": "right" if judged.right else "wrong", "reason": judged.reason}
+
+
 def hand_claims(checker: HandChecker, hand: btn.Hand) -> list[dict[str, Any]]:
     """The claims of ``hand``, played out (replayed by ``checker``), in their JSON form."""
     engine = checker.engine
@@ -157,7 +177,7 @@ class ReferenceAdapter:
                     "language": "Python",
                 },
                 "rulesets": list(self.rulesets),
-                "capabilities": ["replay", "legal", "claims", "partial"],
+                "capabilities": ["replay", "legal", "claims", "judge", "partial"],
             }
         if command == "stop":
             return None
@@ -183,6 +203,9 @@ class ReferenceAdapter:
                 transcript = json_form.from_json(request["transcript"], "<request>", self.validate)
                 checker = replayed(transcript, rules)
                 return {"seq": seq, "claims": hand_claims(checker, transcript.hands[-1])}
+            if command == "judge":
+                data, event = request["transcript"], request["event"]
+                return {"seq": seq, **judged_now(data, event, rules, self.validate)}
         except (BalootError, KeyError, TypeError, ValueError, IndexError) as exc:
             return {"seq": seq, "error": f"{type(exc).__name__}: {exc}"}
         return {"seq": seq, "error": f"unknown command {command!r}"}

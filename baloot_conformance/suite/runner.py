@@ -6,7 +6,9 @@ each call and card, and for its ``claims`` on each complete hand. Its answers be
 in the hand (a ``= legal`` claim before each card, its calls before each call, its claims
 after the last trick), and the reference interpreter checks them as it checks any
 transcript's claims: the rule IDs, expected values and messages are the ones ``check``
-gives. The case fails at its first diverging observable, in the order of the hand.
+gives. The case fails at its first diverging observable, in the order of the hand. Each Sawa
+and foul call a case judges is a case of its own, a ``judge`` request
+(:mod:`~baloot_conformance.suite.judging`).
 """
 
 from __future__ import annotations
@@ -20,18 +22,14 @@ import signal
 import threading
 import time
 from collections.abc import Generator, Iterable, Sequence
-from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from baloot_conformance import btn, processes
 from baloot_conformance.btn import json_form
 from baloot_conformance.cards import Card
-from baloot_conformance.check.events import HandChecker, unlogged_auction
 from baloot_conformance.check.run import replay_hands
-from baloot_conformance.check.verdicts import Divergence, HandVerdict
-from baloot_conformance.check.words import rest_events
+from baloot_conformance.check.verdicts import Divergence
 from baloot_conformance.corpus.fixtures import (
     Fixture,
     corpus_root,
@@ -39,19 +37,34 @@ from baloot_conformance.corpus.fixtures import (
     load_fixture,
     run_fixture,
 )
-from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.errors import BalootError, Location
-from baloot_conformance.rules.loading import load_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
+from baloot_conformance.suite.cases import (
+    VERDICTS,
+    Case,
+    CaseResult,
+    Failure,
+    Observable,
+    Verdict,
+    cut,
+    index_of,
+    is_partial,
+    ruleset_of,
+    start_events,
+    strip,
+    transcript_of,
+    with_completion,
+)
 from baloot_conformance.suite.engine_process import Engine, EngineFailure, EngineInfo
+from baloot_conformance.suite.judging import JUDGE, KitDefect, judge_talk, talk_cases
 from baloot_conformance.suite.reference_adapter import Rejection, rejection_in
 
-Verdict = Literal["pass", "fail", "error", "skip", "unsupported", "xfail", "xpass", "invalid"]
-VERDICTS: tuple[Verdict, ...] = (
-    "pass", "fail", "error", "skip", "unsupported", "xfail", "xpass", "invalid",
-)  # fmt: skip
-Observable = Literal["replay", "legal", "claims"]
+__all__ = [
+    "ASKED", "HAND_CLAIMS", "REQUIRED_CLAIMS", "VERDICTS", "Case", "CaseResult", "Failure",
+    "Observable", "Verdict", "corpus_ids", "fixture_cases", "generated_cases", "run_case",
+    "run_cases", "strip", "with_completion",
+]  # fmt: skip
 
 #: The claims every ``claims`` answer must hold (a trick claim per trick played).
 REQUIRED_CLAIMS = frozenset({"contract", "trick", "score", "total"})
@@ -62,88 +75,35 @@ HAND_CLAIMS = frozenset(
 )  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class Case:
-    """What a case is, small enough to send to a worker: a fixture's file, or a generated
-    game's ruleset and seed."""
-
-    id: str
-    path: str
-    """The fixture file, or ``generated`` for a generated game."""
-    ruleset: str
-    """The ruleset it is played under (a reference :func:`load_ruleset` takes)."""
-    seed: int | None = None
-    shown: str = ""
-    """How reports name the file, when not by ``path``: a shipped fixture by its corpus path
-    (``fixtures/play/x.btn``), as the kit's repository has it, never by where the package is
-    installed (``site-packages/.../_data/...``), which a CI annotation cannot point into."""
-
-    @property
-    def where(self) -> str:
-        """The file as every report names it (and every ``file:line:col`` in them)."""
-        return self.shown or self.path
-
-
-@dataclass(frozen=True, slots=True)
-class Failure:
-    """The first observable on which the engine and the ruleset part."""
-
-    observable: Observable
-    position: str
-    rule_id: str | None
-    message: str
-    expected: str | None = None
-    actual: str | None = None
-    location: Location | None = None
-
-    def signature(self) -> dict[str, str]:
-        """What an expectations entry records of it: observable, position and rule."""
-        return {
-            "observable": self.observable,
-            "position": self.position,
-            "rule": self.rule_id or "",
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class CaseResult:
-    """The verdict on one case."""
-
-    case: Case
-    verdict: Verdict
-    failure: Failure | None = None
-    message: str | None = None
-    """Why it is error, skip, unsupported, invalid, or what its expectation says."""
-    stderr: str = ""
-    """The end of the engine's standard error, for an ``error``."""
-    requests: int = 0
-
-
 # --- cases ---------------------------------------------------------------------------------
 
 
 def fixture_cases(selector: str = "*", ruleset: str | None = None) -> list[Case]:
     """The corpus's fixtures whose id or ``area/id`` matches one of the comma-separated
-    globs of ``selector`` (``none`` for none), under ``ruleset`` only when given."""
+    globs of ``selector`` (``none`` for none), under ``ruleset`` only when given; each
+    followed by a case for each Sawa and foul call it judges (selected with its fixture, or
+    by its own id: ``*.sawa``)."""
     if selector.strip() == "none":
         return []
     globs = [g.strip() for g in selector.split(",") if g.strip()]
+
+    def chosen(area: str, id_: str) -> bool:
+        return any(fnmatch.fnmatchcase(n, g) for g in globs for n in (id_, f"{area}/{id_}"))
+
     cases = []
     root = corpus_root()
     for fixture in load_corpus(root):
-        names = (fixture.id, f"{fixture.area}/{fixture.id}")
-        if not any(fnmatch.fnmatchcase(n, g) for g in globs for n in names):
-            continue
         if ruleset is not None and fixture.ruleset_id != ruleset:
             continue
-        cases.append(
-            Case(
-                fixture.id,
-                str(fixture.path),
-                fixture.tag or fixture.ruleset_id,
-                shown=_corpus_path(fixture.path, root),
-            )
+        case = Case(
+            fixture.id,
+            str(fixture.path),
+            fixture.tag or fixture.ruleset_id,
+            shown=_corpus_path(fixture.path, root),
         )
+        whole = chosen(fixture.area, fixture.id)
+        talk = [t for t in talk_cases(case, fixture.text) if whole or chosen(fixture.area, t.id)]
+        cases += [case, *talk] if whole else talk
     return cases
 
 
@@ -165,29 +125,13 @@ def generated_cases(ruleset: str, games: int, seed: int = 0) -> list[Case]:
     ]
 
 
-@cache
-def _ruleset(reference: str) -> Ruleset:
-    return load_ruleset(reference)
-
-
-def _transcript(case: Case) -> tuple[btn.Transcript, Ruleset]:
-    rules = _ruleset(case.ruleset)
-    if case.seed is not None:
-        reader = btn.TranscriptReader.from_text("".join(generate_games(rules, case.seed)), case.id)
-    else:
-        reader = btn.TranscriptReader(Path(case.path), case.where)
-    with reader:
-        head = reader.head()
-        return dataclasses.replace(head, hands=tuple(reader)), rules
-
-
 # --- running one case ----------------------------------------------------------------------
 
 
 def run_case(case: Case, engine: Engine) -> CaseResult:
     """Drive ``engine`` through one case and judge it (expectations aside)."""
     try:
-        transcript, rules = _transcript(case)
+        transcript, rules = transcript_of(case)
     except BalootError as exc:
         return CaseResult(case, "invalid", message=f"the case cannot be read: {exc}")
     if case.seed is None:
@@ -200,18 +144,18 @@ def run_case(case: Case, engine: Engine) -> CaseResult:
         info = engine.start()
     except EngineFailure as exc:
         return CaseResult(case, "error", message=str(exc), stderr=exc.stderr)
-    missing = _unsupported(transcript, rules, info)
+    missing = _unsupported(case, transcript, rules, info)
     if missing:
         return CaseResult(case, "unsupported", message=missing)
     run = _CaseRun(case, transcript, rules, engine, info)
     try:
-        failure = run.judge()
+        failure = run.judge_talk() if case.talk else run.judge()
     except EngineFailure as exc:
         return CaseResult(case, "error", message=str(exc), stderr=exc.stderr, requests=run.sent)
     except _Declined as exc:
         verdict: Verdict = "skip" if exc.skip else "error"
         return CaseResult(case, verdict, message=str(exc), requests=run.sent)
-    except _KitDefect as exc:
+    except KitDefect as exc:
         return CaseResult(case, "invalid", message=str(exc), requests=run.sent)
     if failure is None and run.sent == 0:  # a pass is an engine's answers judged, never none
         return CaseResult(
@@ -234,7 +178,7 @@ def _fixture_defect(case: Case) -> CaseResult | None:
         return CaseResult(case, "invalid", message=f"the fixture cannot be read: {exc}")
     if fixture.expect.syntax_error is not None:
         return CaseResult(case, "skip", message="tests the notation's syntax, not an engine")
-    run = run_fixture(fixture, _ruleset(case.ruleset))
+    run = run_fixture(fixture, ruleset_of(case.ruleset))
     if not run.as_expected:
         return CaseResult(
             case,
@@ -245,73 +189,27 @@ def _fixture_defect(case: Case) -> CaseResult | None:
     return None
 
 
-def _is_partial(hand: btn.Hand) -> bool:
-    """A hand that logs no auction (it is played under its ``= contract`` claim)."""
-    return bool(unlogged_auction(hand))
-
-
 #: The capabilities that are requests: an engine must declare one for anything to be checked.
-ASKED = frozenset({"replay", "legal", "claims"})
+ASKED = frozenset({"replay", "legal", "claims", JUDGE})
 
 
-def _unsupported(transcript: btn.Transcript, rules: Ruleset, info: EngineInfo) -> str | None:
+def _unsupported(
+    case: Case, transcript: btn.Transcript, rules: Ruleset, info: EngineInfo
+) -> str | None:
     if not ASKED & info.capabilities:
         return (
-            "the engine declares none of replay, legal, claims (its capabilities: "
+            "the engine declares none of replay, legal, claims, judge (its capabilities: "
             f"{', '.join(sorted(info.capabilities))}), so there is nothing to ask it"
         )
+    if case.talk and JUDGE not in info.capabilities:
+        return "the engine does not judge a Sawa or a foul call (it does not declare 'judge')"
     if rules.id not in info.rulesets:
         return (
             f"the engine does not play the {rules.id} ruleset (it plays {', '.join(info.rulesets)})"
         )
-    if "partial" not in info.capabilities and any(_is_partial(h) for h in transcript.hands):
+    if "partial" not in info.capabilities and any(is_partial(h) for h in transcript.hands):
         return "a hand logs no auction, and the engine does not play partial hands ('partial')"
     return None
-
-
-def strip(hand: btn.Hand) -> btn.Hand:
-    """The hand as an engine sees it: events only, and the ``= contract`` claim of a hand
-    that logs no auction (it says what is played)."""
-    keep_contract = _is_partial(hand)
-    items = tuple(
-        item
-        for item in hand.items
-        if isinstance(item, btn.Event) or (keep_contract and isinstance(item, btn.ContractClaim))
-    )
-    return dataclasses.replace(hand, items=items)
-
-
-def with_completion(
-    hands: Sequence[btn.Hand], rules: Ruleset
-) -> tuple[tuple[btn.Hand, ...], list[tuple[HandVerdict, HandChecker]]]:
-    """The hands, with the completion of the deal written out as ``rest`` events where a
-    hand leaves it to be read from the play (a hand cut before a card must still tell each
-    seat's eight cards), and their replay (the same with or without the ``rest`` events)."""
-    out = []
-    replayed = list(replay_hands(hands, "", rules))
-    for hand, (_, checker) in zip(hands, replayed, strict=True):
-        engine = checker.engine
-        kinds = {type(item) for item in hand.items}
-        if (
-            btn.Rest in kinds
-            or btn.Hold in kinds
-            or engine is None
-            or engine.contract is None
-            or not engine.initial
-            or _is_partial(hand)
-        ):
-            out.append(hand)
-            continue
-        at = next(
-            i
-            for i, item in enumerate(hand.items)
-            if isinstance(item, btn.Event)
-            and not isinstance(item, (btn.Start, btn.Dealer, btn.Deal, btn.FaceUp))
-            and not (type(item) is btn.Call and item.phase == "bid")
-        )
-        rests = tuple(rest_events(engine, hand.position))
-        out.append(dataclasses.replace(hand, items=hand.items[:at] + rests + hand.items[at:]))
-    return tuple(out), replayed
 
 
 class _Declined(Exception):
@@ -320,10 +218,6 @@ class _Declined(Exception):
     def __init__(self, message: str, skip: bool) -> None:
         super().__init__(message)
         self.skip = skip
-
-
-class _KitDefect(Exception):
-    """The reference interpreter cannot replay the case: the case is ``invalid``."""
 
 
 class _CaseRun:
@@ -370,11 +264,18 @@ class _CaseRun:
     def _document(self, hands: Iterable[dict[str, Any]]) -> dict[str, Any]:
         return {"btn": "1", "header": self.header, "hands": list(hands)}
 
+    def judge_talk(self) -> Failure | None:
+        """The ``judge`` request of a case that judges one Sawa or foul call."""
+        totals = [checker.totals for _, checker in self.replayed]
+        return judge_talk(
+            self.case, self.hands, totals, self.rules, self._ask, self._document, self.where
+        )
+
     def judge(self) -> Failure | None:
         replayed = self.replayed
         stopped = next((v for v, _ in replayed if v.status == "error" and not v.divergences), None)
         if stopped is not None:
-            raise _KitDefect(
+            raise KitDefect(
                 f"the reference interpreter cannot replay {stopped.position}: {stopped.error}"
             )
         rejection = rejection_in(self.hands, [verdict for verdict, _ in replayed])
@@ -452,7 +353,7 @@ class _CaseRun:
 
         def counts(upto: int) -> dict[str, int]:
             trace = Trace()
-            hands = [*self.hands[:hand_index], _cut(self.hands[hand_index], upto)]
+            hands = [*self.hands[:hand_index], cut(self.hands[hand_index], upto)]
             for _ in replay_hands(hands, "", self.rules, trace=trace):
                 pass
             return trace.counts
@@ -464,7 +365,7 @@ class _CaseRun:
         """Where a position comes in the case: its hand, then its item."""
         for h_index, hand in enumerate(self.hands):
             if position.split(".")[0] == hand.position:
-                return h_index, _index(hand, position)
+                return h_index, index_of(hand, position)
         return len(self.hands), 0
 
     # --- legal and claims -----------------------------------------------------------------
@@ -483,11 +384,11 @@ class _CaseRun:
             stop = len(hand.items)
             if rejection is not None and rejection.hand == hand.number:
                 stop = rejection.event
-            start = self._start(hand, totals[h_index])
+            start = start_events(hand, totals[h_index])
             items: list[dict[str, Any]] = []
             asked: dict[str, btn.Claim] = {}
             events = [json_form.item_json(item) for item in hand.items]
-            partial = _is_partial(hand)
+            partial = is_partial(hand)
             for index, item in enumerate(hand.items[:stop]):
                 if "legal" in self.info.capabilities and (
                     isinstance(item, btn.Play) or (isinstance(item, btn.Call) and not partial)
@@ -524,16 +425,8 @@ class _CaseRun:
         for h_index, (verdict, _) in enumerate(verdicts):
             if verdict.divergences:
                 root = verdict.divergences[0]
-                return (h_index, _index(augmented[h_index], root.position)), self._failure(root)
+                return (h_index, index_of(augmented[h_index], root.position)), self._failure(root)
         return None
-
-    def _start(self, hand: btn.Hand, totals: tuple[int, int]) -> list[dict[str, Any]]:
-        """A ``start`` event with the totals before the hand, unless it has its own: each
-        ``legal`` and ``claims`` request carries one hand."""
-        first = next((i for i in hand.items if isinstance(i, btn.Event)), None)
-        if isinstance(first, btn.Start):
-            return []
-        return [{"event": "start", "NS": totals[0], "EW": totals[1]}]
 
     def _claims(self, claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for index, claim in enumerate(claims):
@@ -590,10 +483,6 @@ class _CaseRun:
         )
 
 
-def _cut(hand: btn.Hand, upto: int) -> btn.Hand:
-    return dataclasses.replace(hand, items=hand.items[:upto])
-
-
 def _legal_claim(item: btn.Play | btn.Call, answer: dict[str, Any]) -> btn.Claim:
     """An engine's answer to ``legal`` as the claim the interpreter checks before ``item``:
     its cards before a card, its calls before a call."""
@@ -604,17 +493,6 @@ def _legal_claim(item: btn.Play | btn.Call, answer: dict[str, Any]) -> btn.Claim
     return btn.LegalCallsClaim(
         position=item.position, seat=item.seat, phase=item.phase, calls=calls
     )
-
-
-def _index(hand: btn.Hand, position: str) -> int:
-    """Where ``position`` is among the hand's items (after them all when it is not there)."""
-    items = hand.items
-    found = (
-        i
-        for i, item in enumerate(items)
-        if isinstance(item, btn.Item) and item.position == position
-    )
-    return next(found, len(items))
 
 
 def _event_words(item: btn.Item) -> str:
@@ -693,5 +571,6 @@ def _worker_case(case: Case) -> CaseResult:
 
 
 def corpus_ids() -> frozenset[str]:
-    """Every fixture id of the shipped corpus (to tell a stale expectation)."""
-    return frozenset(fixture.id for fixture in load_corpus(corpus_root()))
+    """Every case id of the shipped corpus, its fixtures' and the Sawa and foul calls they
+    judge (to tell a stale expectation)."""
+    return frozenset(case.id for case in fixture_cases())
