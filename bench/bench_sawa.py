@@ -1,7 +1,7 @@
 """Benchmark: the Sawa judge (``judge_sawa``) on typical positions and on the worst cases.
 
-Run ``python bench/bench_sawa.py [DEALS]``; it prints a small table of the median and the
-maximum time and node count per judgement, each judgement timed as the best of five runs
+Run ``python bench/bench_sawa.py [DEALS]`` (300 by default); it prints a small table of the
+median and the maximum time and node count per judgement, each judgement timed as the best of five runs
 (this machine's speed varies by a third from run to run). Not a test: no figure here is
 asserted anywhere. Positions come from a fixed seed, eight random cards a seat under Sun,
 open Hokum and locked Hokum and rulesets with different play obligations:
@@ -15,9 +15,9 @@ open Hokum and locked Hokum and rulesets with different play obligations:
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
 
@@ -134,7 +134,11 @@ def measure(judges: list[Judge]) -> tuple[list[float], list[int], int]:
 
 
 def main() -> None:
-    deals = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "deals", nargs="?", type=int, default=300, help="deals per kind of position (300)"
+    )
+    deals = parser.parse_args().deals
     rng = random.Random(2026)
     rulesets = [load_ruleset(name) for name in RULESETS]
     cases = [
