@@ -1,8 +1,8 @@
 """Benchmark: the Sawa judge (``judge_sawa``) on typical positions and on the worst cases.
 
 Run ``python bench/bench_sawa.py [DEALS]`` (300 by default); it prints a small table of the
-median and the maximum time and node count per judgement, each judgement timed as the best of five runs
-(this machine's speed varies by a third from run to run). Not a test: no figure here is
+median and the maximum time and node count per judgement, each judgement timed as the best
+of five runs (this machine's speed varies by a third from run to run). Not a test: no figure here is
 asserted anywhere. Positions come from a fixed seed, eight random cards a seat under Sun,
 open Hokum and locked Hokum and rulesets with different play obligations:
 
