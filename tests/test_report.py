@@ -278,6 +278,7 @@ def test_json_lines_records_and_values() -> None:
         "location",
         "divergences",
         "unchecked",
+        "latent_fouls",
     ]
     assert (failed["path"], failed["position"], failed["status"]) == (B, "h2", "fail")
     assert failed["location"] == {"path": B, "line": 30, "column": 1}

@@ -267,3 +267,18 @@ def test_generate_makes_table_talk_at_the_rates_given(tmp_path: Any) -> None:
     assert main([*argv, str(plain)], io.StringIO(), io.StringIO()) == 0
     text = plain.read_text(encoding="utf-8")
     assert "\nsawa " not in text and "\nfoul " not in text  # the rates default to 0
+
+
+def test_a_kawesh_written_as_a_call_in_btn_1_0_is_still_a_kawesh() -> None:
+    """Old transcripts keep their verdicts: 'bid E kawesh' is read as 'kawesh E'."""
+    ja = load_ruleset("wikipedia-ja")
+    text = next(
+        t
+        for seed in range(400)
+        if "\nkawesh " in (t := "".join(generate_games(ja, seed, hands=1, policy=TALK_POLICY)))
+    )
+    old = re.sub(r"\nkawesh ([NWSE])\n", r"\nbid \1 kawesh\n", text)
+    assert old != text and roots(check(old, ja)) == {} and roots(check(text, ja)) == {}
+    found = roots(check(old, SAUDI))
+    ((at, rule, _),) = found.values()
+    assert re.fullmatch(r"h1\.bid\d", at) and rule == "deal.kawesh"

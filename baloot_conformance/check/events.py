@@ -318,6 +318,8 @@ class HandChecker:
             if item.phase == "raise" and word in ("closed", "open"):
                 return Lock(seat, word == "closed")  # a lock chosen on its own
             if item.phase == "bid":
+                if word == "kawesh":  # BTN 1.0's spelling of a Kawesh: 'bid E kawesh'
+                    return KaweshCall(seat)
                 return self.bid(item.seat, item.word, item.args)
             locks = [a for a in item.args if a in ("closed", "open")]
             self._push(item, engine, Raise(seat, word))
