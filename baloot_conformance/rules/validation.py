@@ -477,6 +477,22 @@ def _domain_problem(
     penalty = variables is model.PENALTY_VARIABLES
     if not penalty and not formula.variable_divisor:
         return None
+    # The answer depends on the formula and on the numbers its domain is made of only: a
+    # variant of a ruleset (inference, witness search) makes the same check again.
+    key = (formula.source, repr(_penalty_domain(data)) if penalty else id(variables))
+    if key not in _DOMAIN_PROBLEMS:
+        if len(_DOMAIN_PROBLEMS) >= 4096:
+            _DOMAIN_PROBLEMS.clear()
+        _DOMAIN_PROBLEMS[key] = _first_domain_problem(formula, variables, data, penalty)
+    return _DOMAIN_PROBLEMS[key]
+
+
+_DOMAIN_PROBLEMS: dict[tuple[str, object], tuple[str, str] | None] = {}
+
+
+def _first_domain_problem(
+    formula: Formula, variables: Mapping[str, str], data: Mapping[str, Any], penalty: bool
+) -> tuple[str, str] | None:
     for env in _domain(formula, variables, data):
         try:
             value = formula.evaluate(env)
