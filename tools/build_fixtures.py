@@ -9,9 +9,17 @@ The hand-written fixtures are kept as they are; this writes the ones found by se
   the same hand with one event or claim changed so that it breaks that rule first;
 - the boundaries of the scoring: every Sun split from 53-77 to 57-73, 63-67 to 67-63 and
   73-57 to 77-53, Hokum splits whose conversions would total 17, exact ties;
+- for the rules of table talk (``claims.sawa``, ``play.fouls``), from candidates of their own
+  in which the players claim Sawa and call fouls: a passing hand per verdict (a right and a
+  wrong Sawa, a wrong foul call) and the same hands with the verdict claim turned, the Sawa
+  moved into the trick before it, or the foul called by another seat;
 - for each profile and each rule it changes, a hand that passes under one of the profile and
-  the default and fails under the other (a witness, from ``--witnesses``, a JSON file
-  written by a ``spec diff``-style search).
+  the default and fails under the other (a witness, from ``--witnesses``: a JSON file
+  written by ``baloot-conformance spec diff A PROFILE --witness --format json``, or a map
+  ``{"PROFILE RULE": {"text": BTN}}``). ``A`` is the default, or, for a rule whose effect
+  the profile's other differences hide from the default, an overlay that ``extends`` the
+  profile and restates that one rule as the default reads it: the fixture must only tell
+  the profile from itself with that rule read the default's way.
 
 The hands come from the engine; their figures do not: every passing hand of the default
 ruleset is scored again by ``tools/oracle.py`` from the rule statements alone, its claims
@@ -26,7 +34,8 @@ import io
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -57,6 +66,16 @@ POLICIES = (
     Policy(contracts={"hokum": 1}, raise_chance=0.98),
 )
 STARTS = ((0, 0), (100, 40), (120, 140), (140, 120))
+#: The table talk's candidates: the seat to play considers a Sawa, a player calls a foul (or
+#: a legal card, now and then), unraised so that the oracle scores them. A stream of its own,
+#: so that the candidates above, and what was found in them, stay as they are.
+TALK = Policy(sawa=0.3, fouls=0.25, foul_calls=0.3, kawesh=0.4, rich_deals=True, raise_chance=0.0)
+TALK_POLICIES = (
+    TALK,
+    replace(TALK, contracts={"hokum": 1}, rich_deals=False),
+    replace(TALK, contracts={"sun": 1}, rich_deals=False),
+)
+TALK_RULES = ("claims.sawa", "play.fouls")
 
 
 def area_of(rule_id: str) -> str:
@@ -65,7 +84,7 @@ def area_of(rule_id: str) -> str:
         return "baloot"
     if rule_id in ("scoring.kaboot", "scoring.reverse_kaboot"):
         return "kaboot"
-    if rule_id.startswith(("cards.order", "play.")):
+    if rule_id.startswith(("cards.order", "play.", "claims.")):
         return "play"
     if rule_id.startswith("cards.") and rule_id != "cards.deck":
         return "scoring"
@@ -108,9 +127,22 @@ def record(hand: btn.Hand) -> HandRecord:
     tricks: list[list[tuple[str, str]]] = []
     declared: list[Declared] = []
     eight: dict[str, set[str]] = {s: set() for s in "NWSE"}
+    held: dict[str, set[str]] = {s: set() for s in "NWSE"}
+    sawa: str | None = None
+    foul: tuple[str, int] | None = None
+    faceup = ""
     for item in hand.items:
         if isinstance(item, btn.Dealer):
             dealer = item.seat
+        elif isinstance(item, (btn.Deal, btn.Rest)):
+            held[item.seat] |= {c.code for c in item.cards}
+        elif isinstance(item, btn.FaceUp):
+            faceup = item.card.code
+        elif isinstance(item, btn.Sawa):
+            sawa = item.seat
+        elif isinstance(item, btn.Foul):
+            number, _, index = item.target.removeprefix("t").partition(".p")
+            foul = (item.seat, (int(number) - 1) * 4 + int(index) - 1)
         elif isinstance(item, btn.ContractClaim) and item.buyer is not None:
             buyer, kind = item.buyer, item.kind or ""
             trump = item.trump.value if item.trump is not None else None
@@ -126,7 +158,10 @@ def record(hand: btn.Hand) -> HandRecord:
             eight[item.seat].add(item.card.code)
     if not buyer:
         raise Unmodelled("no contract")
-    return HandRecord(dealer, kind, trump, buyer, tricks, declared, eight, level)
+    for cards in held.values():
+        if len(cards) == 7:  # the buyer's: the face-up card is his eighth
+            cards.add(faceup)
+    return HandRecord(dealer, kind, trump, buyer, tricks, declared, eight, level, held, sawa, foul)
 
 
 def claims(hand: btn.Hand) -> dict[str, dict[str, int]]:
@@ -208,11 +243,17 @@ def write(
 # --- search ----------------------------------------------------------------------------------
 
 
-def candidates(ruleset: Ruleset = SAUDI, count: int = 4000, hands: int = 1) -> Iterator[str]:
+def candidates(
+    ruleset: Ruleset = SAUDI,
+    count: int = 4000,
+    hands: int = 1,
+    policies: Sequence[Policy] = POLICIES,
+    seed: int = 7_000,
+) -> Iterator[str]:
     for i in range(count):
-        policy = POLICIES[i % len(POLICIES)]
-        start = STARTS[(i // len(POLICIES)) % len(STARTS)]
-        yield "".join(generate_games(ruleset, 7_000 + i, hands=hands, policy=policy, start=start))
+        policy = policies[i % len(policies)]
+        start = STARTS[(i // len(policies)) % len(STARTS)]
+        yield "".join(generate_games(ruleset, seed + i, hands=hands, policy=policy, start=start))
 
 
 def positives(texts: list[str]) -> int:
@@ -355,6 +396,130 @@ def negatives(texts: list[str]) -> int:
     return written
 
 
+# --- table talk ----------------------------------------------------------------------------
+
+
+#: The passing fixture of each verdict of a call: (the claim, its verdict) -> (rule, id).
+TALK_VERDICTS = {
+    ("sawa", "right"): ("claims.sawa", "claims.sawa.pass-1"),
+    ("sawa", "wrong"): ("claims.sawa", "claims.sawa.pass-2"),
+    ("foul", "wrong"): ("play.fouls", "play.fouls.pass-1"),
+}
+_TALK_WORDS = {
+    ("sawa", "right"): "a right Sawa: the claimant's side takes the tricks left",
+    ("sawa", "wrong"): "a wrong Sawa, which ends the hand with a penalty",
+    ("foul", "wrong"): "a foul call on a legal card, which is wrong and ends the hand with a "
+    "penalty",
+}
+
+
+def verdict_of(text: str) -> tuple[str, str] | None:
+    """The call a one-hand text judges and its verdict (``("sawa", "right")``), if any."""
+    found = re.search(r"(?m)^= (sawa|foul) (right|wrong)$", text)
+    return (found.group(1), found.group(2)) if found else None
+
+
+def cards_before_talk(text: str) -> int:
+    """How many cards are down when the hand's Sawa or foul call is said."""
+    said = re.search(r"(?m)^(sawa|foul) ", text)
+    before = text[: said.start()] if said else text
+    return 4 * before.count("\ntrick ") + before.count("\nplay ")
+
+
+def talk_positives(texts: list[str]) -> int:
+    """A passing hand for each verdict of a Sawa and of a foul call, scored by the oracle: a
+    right Sawa with three tricks or more left; where projects were declared, a call made once
+    they are shown (after trick 2), so that they count without a doubt."""
+    written = 0
+    wanted = dict(TALK_VERDICTS)
+    for text in texts:
+        if not wanted:
+            break
+        verdict = verdict_of(text)
+        if verdict not in wanted:
+            continue
+        down = cards_before_talk(text)
+        if (verdict == ("sawa", "right") and down > 20) or ("\ndeclare " in text and down < 8):
+            continue
+        rule_id, fid = wanted[verdict]
+        verdicts, trace = replay(text)
+        if root(verdicts) is not None or rule_id not in trace.rules():
+            continue
+        numbers = worked(text)
+        if numbers is None:
+            continue
+        del wanted[verdict]
+        rule = SAUDI.rule(rule_id)
+        description = (
+            f"{rule_id} decides in this hand, which is right throughout: "
+            f"{_TALK_WORDS[verdict]}. {rule.statement} Worked: {numbers.text()}"
+        )
+        written += write(area_of(rule_id), fid, description, [rule_id], None, text)
+    print(f"  table talk not found: {sorted(wanted)}", file=sys.stderr)
+    return written
+
+
+def talk_mutations(text: str) -> Iterator[Mutation]:
+    """Each way of changing one call of a one-hand text: its verdict claim turned, the Sawa
+    said in the middle of the trick before it (by the seat to play there), the foul called by
+    another seat."""
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        words = line.split()
+        if len(words) == 3 and words[0] == "=" and words[1] in ("sawa", "foul"):
+            new = f"= {words[1]} {'wrong' if words[2] == 'right' else 'right'}"
+            yield _swap(lines, n, new), f"line {n + 1}: '{line}' becomes '{new}'"
+        elif words[:1] == ["sawa"] and n and lines[n - 1].startswith("trick "):
+            head, _, result = lines[n - 1].partition(" = ")
+            number, _, cards = head.removeprefix("trick ").partition(": ")
+            plays = [f"play {card}" for card in cards.split(", ")]
+            seat = plays[1].split()[1]
+            said = [plays[0], f"sawa {seat}", *plays[1:], f"= trick {number} {result}"]
+            changed = [*lines[: n - 1], *said, *lines[n + 1 :]]
+            what = (
+                f"the Sawa is said by {seat} in the middle of trick {number}, after the first "
+                f"card, instead of by {words[1]} after the trick"
+            )
+            yield "\n".join(changed), what
+        elif words[:1] == ["foul"]:
+            for seat in "NWSE":
+                if seat != words[1]:
+                    new = " ".join(["foul", seat, *words[2:]])
+                    yield _swap(lines, n, new), f"line {n + 1}: '{line}' becomes '{new}'"
+
+
+def talk_negatives(texts: list[str]) -> int:
+    """A failing fixture for each rule of table talk and each place a change breaks it first:
+    ``fail-1`` at the verdict claim, ``fail-2`` at the call itself."""
+    written = 0
+    done: set[str] = set()
+    for text in texts:
+        if verdict_of(text) is None or root(replay(text)[0]) is not None:
+            continue
+        for changed, what in talk_mutations(text):
+            try:
+                verdicts, _ = replay(changed)
+            except Exception:
+                continue
+            found = root(verdicts)
+            if found is None or found[1] not in TALK_RULES:
+                continue
+            position, rule_id = found
+            fid = f"{slug(rule_id)}.fail-{1 if position.endswith('.verdict') else 2}"
+            if fid in done:
+                continue
+            done.add(fid)
+            statement = SAUDI.rule(rule_id).statement
+            description = (
+                f"The recorded hand with one change: {what}. The first thing wrong is at "
+                f"{position}, under {rule_id}: {statement}"
+            )
+            written += write(
+                area_of(rule_id), fid, description, [rule_id], (position, rule_id), changed
+            )
+    return written
+
+
 # --- boundaries ------------------------------------------------------------------------------
 
 
@@ -455,6 +620,12 @@ def profiles(witness_file: Path) -> int:
     """A fixture per profile and rule it changes, from a witness hand: it must give another
     verdict with that one rule read as the default reads it."""
     found = json.loads(witness_file.read_text(encoding="utf-8"))
+    if "differences" in found:  # a spec diff report: the profile is its second ruleset
+        name = found["b"].partition("@")[0]
+        found = {
+            f"{name} {d['rule']}": d["witness"] and {"text": d["witness"]["btn"]}
+            for d in found["differences"]
+        }
     readings = rule_documents(SAUDI)
     written = 0
     for key, witness in sorted(found.items()):
@@ -489,11 +660,14 @@ def main() -> None:
     args = parser.parse_args()
     texts = list(candidates(count=args.tries))
     pairs = list(candidates(count=200, hands=2))
+    talk = list(candidates(count=600, policies=TALK_POLICIES, seed=20_000))
     steps: list[tuple[str, Callable[[], int]]] = [
         ("positives", lambda: positives(texts + pairs)),
         ("negatives", lambda: negatives(texts[:60] + pairs[:10])),
         ("games", games),
         ("boundaries", lambda: boundaries(texts)),
+        ("table talk", lambda: talk_positives(talk)),
+        ("table talk negatives", lambda: talk_negatives(talk[:200])),
         *[(f"profiles {w}", lambda w=w: profiles(w)) for w in args.witnesses],
     ]
     for name, step in steps:
