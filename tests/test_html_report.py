@@ -82,7 +82,7 @@ def test_the_reporter_given_the_ruleset_used_quotes_its_rules(tmp_path: Path) ->
 
 
 def test_a_misjudged_sawa_is_drawn_at_the_claim_with_its_line(tmp_path: Path) -> None:
-    """The table under the root divergence is the one at the claim (E to lead trick 6 with
+    """The table under the root divergence is the one at the claim (W to lead trick 6 with
     three cards a seat), and under it the verdict and the forcing order."""
     sawa = ROOT / "tests" / "data" / "table-talk" / "sawa.btn"
     path = tmp_path / "misjudged.btn"
@@ -92,12 +92,12 @@ def test_a_misjudged_sawa_is_drawn_at_the_claim_with_its_line(tmp_path: Path) ->
     assert code == 1
     text = html.unescape(page.read_text(encoding="utf-8"))
     assert '<figure class="diagram" data-hand="2" data-trick="6">' in text
-    assert '<div class="seat-name">E (to play, claims Sawa)</div>' in text
+    assert '<div class="seat-name">W (to play, claims Sawa)</div>' in text
     claims = re.findall(r'<p class="claim">([^<]*)</p>', text)
     assert claims == [
-        "E claims Sawa with 3 tricks left",
-        "E's Sawa is right: its own cards win every trick left against any defence; "
+        "W claims Sawa with 3 tricks left",
+        "W's Sawa is right: its own cards win every trick left against any defence; "
         "the forcing order: "
-        "t6 E A♥, N 9♠, W 7♠, S J♠; t7 E Q♥, N Q♠, W 10♠, S 10♣; t8 E K♠, N 8♠, W A♦, S 8♣",
+        "t6 W A♣, S J♦, E Q♣, N K♣; t7 W J♣, S 8♦, E K♦, N Q♦; t8 W 8♥, S 7♦, E A♦, N 10♦",
     ]
-    assert text.count('title="KS"') == 1  # E's cards left, not the hand as it ended
+    assert text.count('title="AC"') == 1  # W's cards left, not the hand as it ended

@@ -32,7 +32,7 @@ CONFORMING = ROOT / "examples" / "conforming-game.btn"
 NONCONFORMING = ROOT / "examples" / "nonconforming-game.btn"
 TALK = ROOT / "tests" / "data" / "table-talk"
 SAWA = TALK / "sawa.btn"
-"""Hand 1: N's wrong Sawa with 7 tricks left; hand 2: E's right Sawa with 3 left."""
+"""Hand 1: N's wrong Sawa with 7 tricks left; hand 2: W's right Sawa with 3 left."""
 FOULS = TALK / "fouls.btn"
 """Under ``talk.yaml`` (an illegal card stands): hand 1, N's right call on W's 9H (t1.p2);
 hand 2, E's wrong call on N's 9H (t1.p3); each on the trick just finished."""
@@ -137,15 +137,15 @@ def test_the_picture_of_a_sawa_draws_the_cards_left_and_the_line() -> None:
         "and wins it: line t2 N AH, W 7H, S 9H, E 7D; t3 N 10D, W 8D, S 7S, E AD"
     ) in flat(picture)
     right = table_at_position(hands, load_ruleset("saudi"), "h2.sawa")
-    assert right.talk == ("E", "claims Sawa") and right.trick == 6
-    assert right.holdings == (("8S", "9S", "QS"), ("7S", "TS", "AD"), ("JS", "8C", "TC"),
-                              ("KS", "QH", "AH"))  # fmt: skip
+    assert right.talk == ("W", "claims Sawa") and right.trick == 6
+    assert right.holdings == (("TD", "QD", "KC"), ("8H", "JC", "AC"), ("7D", "8D", "JD"),
+                              ("KD", "AD", "QC"))  # fmt: skip
     picture = render(right)
-    assert "E (to play, claims Sawa)" in picture and "♥ A Q" in picture
+    assert "W (to play, claims Sawa)" in picture and "♣ A J" in picture
     assert (
-        "E's Sawa is right: its own cards win every trick left against any defence; "
+        "W's Sawa is right: its own cards win every trick left against any defence; "
         "the forcing order: "
-        "t6 E A♥, N 9♠, W 7♠, S J♠; t7 E Q♥, N Q♠, W 10♠, S 10♣; t8 E K♠, N 8♠, W A♦, S 8♣"
+        "t6 W A♣, S J♦, E Q♣, N K♣; t7 W J♣, S 8♦, E K♦, N Q♦; t8 W 8♥, S 7♦, E A♦, N 10♦"
     ) in flat(picture)
 
 
@@ -172,7 +172,7 @@ def test_show_draws_a_sawa_at_the_claim() -> None:
     code, _, err = run("show", str(SAWA), "h3.sawa")
     assert code == 2 and "no event or claim is at h3.sawa" in err
     code, out, _ = run("show", str(SAWA), "h2.t3.p2", "--ascii")  # any position: a card
-    assert code == 0 and "S played 10H!; legal: 10H" in out
+    assert code == 0 and "N played 10S!; legal: 7S 10S" in out
 
 
 def test_show_draws_a_foul_call_with_the_card_it_names() -> None:
@@ -192,9 +192,9 @@ def test_check_diagram_draws_a_misjudged_sawa_at_the_claim(tmp_path: Path) -> No
     code, out, _ = run("check", "--diagram", "--jobs", "1", str(misjudged(tmp_path)))
     assert code == 1
     assert "h2.sawa.verdict claims.sawa (root)" in out
-    assert "    hand 2, trick 6 · S sun · dealer W" in out  # not the hand as it ended
-    assert "E (to play, claims Sawa)" in out and "    E claims Sawa with 3 tricks left" in out
-    assert "the forcing order: t6 E A♥, N 9♠, W 7♠, S J♠; t7 E Q♥" in flat(out)
+    assert "    hand 2, trick 6 · E hokum ♠ x2 open · dealer N" in out  # not as it ended
+    assert "W (to play, claims Sawa)" in out and "    W claims Sawa with 3 tricks left" in out
+    assert "the forcing order: t6 W A♣, S J♦, E Q♣, N K♣; t7 W J♣" in flat(out)
 
 
 # --- the browser ----------------------------------------------------------------------------
@@ -287,7 +287,7 @@ def test_a_misjudged_sawa_in_the_browser(tmp_path: Path) -> None:
     elements = Elements(dom)
     assert len(elements.having("figure", "diagram")) == 1
     assert len(elements.having("div", "talks")) == 1 and len(elements.having("p", "claim")) == 2
-    assert "the forcing order: t6 E A♥, N 9♠, W 7♠, S J♠; t7 E Q♥, N Q♠" in dom
+    assert "the forcing order: t6 W A♣, S J♦, E Q♣, N K♣; t7 W J♣, S 8♦" in dom
     assert distinct_pixels(shot) > 20
 
 

@@ -65,7 +65,7 @@ def most_tricks(
     seat = (leader + len(trick)) % 4
     if not trick and not hands[leader]:
         return 0
-    side = seat % 2 == claimant % 2
+    side = counts(seat, claimant, own_cards)  # the claim's players choose; the rest defend
     values = []
     for card in bits(rules.legal(hands[seat], trick, leader)):
         hands[seat] ^= 1 << card
@@ -93,7 +93,7 @@ def holds(
     seat = (leader + len(trick)) % 4
     if not trick and not hands[leader]:
         return True
-    side = seat % 2 == claimant % 2
+    side = counts(seat, claimant, own_cards)  # the claim's players choose; the rest defend
     for card in bits(rules.legal(hands[seat], trick, leader)):
         hands[seat] ^= 1 << card
         played = (*trick, card)
@@ -303,6 +303,16 @@ def test_the_side_may_take_the_tricks_that_the_claimants_own_cards_cannot() -> N
     own = judge_sawa(SUN, hands, (), 0, 6, 0, True)
     assert (own.right, own.lost_trick, own.lost_to) == (False, 8, 2)
     assert judge_sawa(SUN, hands, (), 0, 6, 2, False).right  # S's side is N's side
+
+
+def test_under_own_cards_the_partner_defends_too() -> None:
+    """``own_cards``: the claimant's cards must win whatever the other three play, his
+    partner included: S may overtake N's TS with AS, so N's own-cards claim is wrong, while
+    the side's claim (S keeps 7S back) is right."""
+    hands = deal("TS KH", "7D 8D", "AS 7S", "9D TD")
+    assert judge_sawa(SUN, hands, (), 0, 6, 0, False).right
+    own = judge_sawa(SUN, hands, (), 0, 6, 0, True)
+    assert (own.right, own.lost_trick, own.lost_to) == (False, 7, 2)
 
 
 def test_a_master_is_ruffed_in_hokum_but_not_in_sun() -> None:

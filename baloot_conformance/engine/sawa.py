@@ -189,10 +189,11 @@ class _Solver:
         tables = _tables(rules)
         self.tables = tables
         side = claimant & 1
-        #: The seats whose cards the claimant's side chooses.
-        self.chooses = tuple(s & 1 == side for s in range(4))
         #: The seats whose winning a trick keeps the claim alive.
         self.ok = tuple(s == claimant if own_cards else s & 1 == side for s in range(4))
+        #: The seats whose cards the claim chooses: the claimant's side, or for
+        #: ``own_cards`` the claimant alone (his cards must win whatever the other three play).
+        self.chooses = self.ok
         self.nodes = 0
         self.table: dict[tuple[int, int, int, int, int], bool] = {}
         self.search = self._build(own_cards)
