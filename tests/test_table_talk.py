@@ -192,6 +192,12 @@ def test_a_latent_foul_is_reported_in_every_format(corpus: str, tmp_path: Any) -
     records = [json.loads(line) for line in out.getvalue().splitlines()]
     (record,) = [r for r in records if r["record"] == "hand"]
     assert code == 0 and record["latent_fouls"][0].startswith("h1.t")
+    out = io.StringIO()
+    argv = ["check", str(path), "--ruleset", str(ruleset), "--format", "markdown"]
+    assert main(argv, stdout=out, stderr=io.StringIO()) == 0
+    section = out.getvalue().split("### Latent fouls (illegal cards that stood, never called)")
+    assert len(section) == 2 and section[1].lstrip().startswith("- `")
+    assert record["latent_fouls"][0].split(" ")[0] in section[1]
     code = main(["check", str(path)], stdout=io.StringIO(), stderr=io.StringIO())
     assert code == 1  # saudi refuses the card
 

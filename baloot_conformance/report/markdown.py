@@ -51,6 +51,7 @@ class MarkdownReporter:
         self._bullets: list[str] = []
         self._omitted = 0
         self._unchecked: list[str] = []
+        self._latent: list[str] = []
 
     def start(self, header: RunHeader) -> None:
         self._header = header
@@ -75,6 +76,10 @@ class MarkdownReporter:
             where = str(verdict.location) if verdict.location else verdict.path
             what = md_text("; ".join(verdict.unchecked))
             self._unchecked.append(f"- {md_code(where)} {md_code(verdict.position)}: {what}")
+        for foul in verdict.latent_fouls:
+            if len(self._latent) < self._max_shown:
+                where = str(verdict.location) if verdict.location else verdict.path
+                self._latent.append(f"- {md_code(where)}: {md_text(foul)}")
         for item in items:
             self._add(item)
 
@@ -124,5 +129,8 @@ class MarkdownReporter:
             lines += ["", f"… and {self._omitted} more not shown (see the full report)."]
         if self._unchecked:
             lines += ["", "### Not checked (partial transcripts)", "", *self._unchecked]
+        if self._latent:
+            lines += ["", "### Latent fouls (illegal cards that stood, never called)", ""]
+            lines += self._latent
         self._out.write("\n".join(lines) + "\n")
         self._out.flush()
