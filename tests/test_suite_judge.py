@@ -16,12 +16,12 @@ import io
 import json
 import re
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from talk_rulesets import ON_TURN, changed
 
 from baloot_conformance import btn
 from baloot_conformance.btn import json_form
@@ -30,8 +30,7 @@ from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.engine.playout import Policy
 from baloot_conformance.report.suite_report import SuiteRun, write_report
 from baloot_conformance.resources import spec_path
-from baloot_conformance.rules.loading import isolate, load_ruleset, resolved_yaml
-from baloot_conformance.rules.ruleset import Ruleset, rule_documents
+from baloot_conformance.rules.loading import load_ruleset, resolved_yaml
 from baloot_conformance.suite import expectations
 from baloot_conformance.suite.cases import CaseResult, start_events, strip
 from baloot_conformance.suite.judging import talk_cases, talk_positions, with_talk
@@ -46,20 +45,8 @@ POLICY = Policy(sawa=0.3, fouls=0.2, foul_calls=0.3)
 GAMES = 8
 
 
-def changed(base: Ruleset, rules: Mapping[str, Mapping[str, Any]]) -> Ruleset:
-    documents = rule_documents(base)
-    ruleset = isolate(base, {rid: {**documents[rid], **values} for rid, values in rules.items()})
-    assert ruleset is not None, rules
-    return ruleset
-
-
-TALK = changed(
-    SAUDI,
-    {
-        "play.fouls": {"option": "stand_until_called"},
-        "claims.sawa": {"who": "on_turn", "forced": "side"},
-    },
-)
+#: Fouls stand until called; any player may claim Sawa on his turn, for the side.
+TALK = ON_TURN
 #: TALK without Sawa: every Sawa of its games is an illegal event.
 NO_SAWA = changed(TALK, {"claims.sawa": {"who": "nobody"}})
 

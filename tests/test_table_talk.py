@@ -11,10 +11,11 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from talk_rulesets import ON_TURN, SAUDI, TALK
 
 from baloot_conformance import btn
 from baloot_conformance.check.run import check_hands
@@ -22,32 +23,11 @@ from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.cli import main
 from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.engine.playout import Policy
-from baloot_conformance.rules.loading import isolate, load_ruleset
-from baloot_conformance.rules.ruleset import Ruleset, rule_documents
+from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 
-SAUDI = load_ruleset("saudi")
 HEAD = '%btn 1\n[Ruleset "saudi@1"]\n\n'
 TALK_POLICY = Policy(sawa=0.15, fouls=0.2, foul_calls=0.3, kawesh=0.4, rich_deals=True)
-
-
-def changed(base: Ruleset, rules: Mapping[str, Mapping[str, Any]]) -> Ruleset:
-    """``base`` with some parameters of some rules changed, by rule ID."""
-    documents = rule_documents(base)
-    ruleset = isolate(base, {rid: {**documents[rid], **values} for rid, values in rules.items()})
-    assert ruleset is not None, rules
-    return ruleset
-
-
-#: Saudi where fouls stand until called and Kawesh may be claimed any time in the auction.
-TALK = changed(
-    SAUDI,
-    {
-        "play.fouls": {"option": "stand_until_called"},
-        "deal.kawesh": {"option": "same_dealer"},
-    },
-)
-#: TALK where any player may claim Sawa on their turn, for the side.
-ON_TURN = changed(TALK, {"claims.sawa": {"who": "on_turn", "forced": "side"}})
 
 
 def check(text: str, ruleset: Ruleset) -> list[HandVerdict]:
