@@ -55,6 +55,7 @@ from baloot_conformance.btn.items import (
     Transcript,
     TrickClaim,
     WinnerClaim,
+    play_target,
 )
 from baloot_conformance.btn.lines import MAX_HAND_LINES, MAX_LINE_BYTES, Source, decode_utf8
 from baloot_conformance.btn.reader import (
@@ -116,5 +117,6 @@ __all__ = [
     "load_metadata",
     "open_source",
     "parse_transcript",
+    "play_target",
     "read_transcript",
 ]

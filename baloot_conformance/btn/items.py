@@ -155,6 +155,18 @@ class Foul(Event):
     target: str
     words: tuple[str, ...] = ()
 
+    @property
+    def play(self) -> int:
+        """The card called, as its index among the hand's cards (``t3.p2`` is 9)."""
+        trick, _, place = self.target.removeprefix("t").partition(".p")
+        return (int(trick) - 1) * 4 + int(place) - 1
+
+
+def play_target(play: int) -> str:
+    """The target a foul call writes for the hand's card ``play`` (0 = trick 1's first card):
+    ``t3.p2``."""
+    return f"t{play // 4 + 1}.p{play % 4 + 1}"
+
 
 @dataclass(slots=True, kw_only=True)
 class Sawa(Event):

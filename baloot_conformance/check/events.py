@@ -544,8 +544,7 @@ def talk_action(item: btn.Foul | btn.Sawa) -> FoulCall | SawaClaim:
     """The engine's action for a ``foul`` or ``sawa`` line."""
     if isinstance(item, btn.Sawa):
         return SawaClaim(seat_from_name(item.seat))
-    trick, _, place = item.target.removeprefix("t").partition(".p")
-    return FoulCall(seat_from_name(item.seat), (int(trick) - 1) * 4 + int(place) - 1)
+    return FoulCall(seat_from_name(item.seat), item.play)
 
 
 def unlogged_auction(hand: btn.Hand) -> str:

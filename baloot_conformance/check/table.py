@@ -14,10 +14,10 @@ import dataclasses
 from dataclasses import dataclass
 
 from baloot_conformance.cards import CARDS, Card
-from baloot_conformance.engine.actions import FoulCall, Play, SawaClaim
+from baloot_conformance.engine.actions import FoulCall, Play, SawaClaim, target_name
 from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import SEAT_NAMES, IllegalAction, cards_of
-from baloot_conformance.engine.table_talk import Judged, target_name
+from baloot_conformance.engine.table_talk import Judged
 
 
 @dataclass(frozen=True, slots=True)

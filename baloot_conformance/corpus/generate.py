@@ -190,7 +190,7 @@ class _Items:
         else:
             self.fouls += 1
             at = f"{self.p}.foul{self.fouls}"
-            target = f"t{action.play // 4 + 1}.p{action.play % 4 + 1}"
+            target = btn.play_target(action.play)
             yield btn.Foul(position=at, seat=seat, target=target, words=())
         replay.push(action)
         assert replay.claim is not None

@@ -115,7 +115,7 @@ class FoulCall:
     """The card called: its index among the hand's cards (0 = trick 1's first card)."""
 
     def __str__(self) -> str:
-        return f"foul {SEAT_NAMES[self.seat]} t{self.play // 4 + 1}.p{self.play % 4 + 1}"
+        return f"foul {SEAT_NAMES[self.seat]} {target_name(self.play)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +126,11 @@ class KaweshCall:
 
     def __str__(self) -> str:
         return f"kawesh {SEAT_NAMES[self.seat]}"
+
+
+def target_name(play: int) -> str:
+    """The name of the hand's card ``play`` (0 = trick 1's first card): ``t3.p2``."""
+    return f"t{play // 4 + 1}.p{play % 4 + 1}"
 
 
 TableTalk = SawaClaim | FoulCall | KaweshCall

@@ -36,6 +36,7 @@ from baloot_conformance.engine.actions import (
     Play,
     SawaClaim,
     TableTalk,
+    target_name,
 )
 from baloot_conformance.engine.auction import Auction
 from baloot_conformance.engine.declarations import Declarations
@@ -92,11 +93,6 @@ class Judged:
     def what(self) -> str:
         """``N's Sawa``, ``W's foul call``."""
         return f"{SEAT_NAMES[self.seat]}'s {'Sawa' if self.kind == 'sawa' else 'foul call'}"
-
-
-def target_name(play: int) -> str:
-    """The notation's name of the hand's card ``play`` (0 = trick 1's first card): ``t3.p2``."""
-    return f"t{play // 4 + 1}.p{play % 4 + 1}"
 
 
 # --- Kawesh --------------------------------------------------------------------------------
