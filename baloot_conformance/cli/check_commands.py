@@ -615,7 +615,11 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print("error: --games and --hands must be at least 1", file=err)
         return _EXIT_USAGE
     ruleset = load_ruleset(args.ruleset)
-    from baloot_conformance.corpus.generate import Policy, generate_games  # only here
+    from baloot_conformance.corpus.generate import (  # only here
+        Policy,
+        generate_games,
+        idle_rates,
+    )
 
     policy = Policy(
         contracts=args.contracts or {},
@@ -626,13 +630,9 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         foul_calls=args.foul_calls,
         kawesh=args.kawesh,
     )
-    for flag, rate, rule, option, none in (
-        ("--sawa", args.sawa, ruleset.claims.sawa, ruleset.claims.sawa.who, "nobody"),
-        ("--fouls", args.fouls, ruleset.play.fouls, ruleset.play.fouls.option, "refused"),
-        ("--kawesh", args.kawesh, ruleset.deal.kawesh, ruleset.deal.kawesh.option, "disabled"),
-    ):
-        if rate and option == none:
-            print(f"note: {flag} makes nothing under {ruleset.id}: {rule.id} is {none}", file=err)
+    for rate, rule_id, none in idle_rates(ruleset, policy):
+        flag = "--" + rate.replace("_", "-")
+        print(f"note: {flag} makes nothing under {ruleset.id}: {rule_id} is {none}", file=err)
     chunks = generate_games(ruleset, args.seed, args.games, args.hands, args.legal, policy)
     if args.output:
         with replaced(args.output) as stream:

@@ -41,7 +41,21 @@ from baloot_conformance.rules.ruleset import Ruleset
 
 # How the random players lean (which contracts, how often they raise) is the engine's
 # playout's; it is named here too, so that a caller of the generator needs nothing else.
-__all__ = ["DEFAULT_POLICY", "Policy", "generate_games"]
+__all__ = ["DEFAULT_POLICY", "Policy", "generate_games", "idle_rates"]
+
+
+def idle_rates(rules: Ruleset, policy: Policy) -> list[tuple[str, str, str]]:
+    """The table-talk rates of ``policy`` that make nothing under ``rules``, because the rule
+    they need is off: ``(rate, rule ID, the value that turns it off)`` each."""
+    return [
+        (rate, rule.id, off)
+        for rate, rule, option, off in (
+            ("sawa", rules.claims.sawa, rules.claims.sawa.who, "nobody"),
+            ("fouls", rules.play.fouls, rules.play.fouls.option, "refused"),
+            ("kawesh", rules.deal.kawesh, rules.deal.kawesh.option, "disabled"),
+        )
+        if getattr(policy, rate) and option == off
+    ]
 
 
 def generate_games(
