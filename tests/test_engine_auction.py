@@ -10,23 +10,17 @@ import pytest
 from baloot_conformance.cards import Suit, parse_card
 from baloot_conformance.engine.actions import Bid
 from baloot_conformance.engine.auction import Auction
-from baloot_conformance.engine.model import IllegalAction, card_set
+from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.rules.loading import load_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
 
 SAUDI = load_ruleset("saudi")
 DEALER = 3  # E deals: N (0) calls first, then W (1), S (2), E (3)
 N, W, S, E = 0, 1, 2, 3
-FIVE = (
-    card_set(map(parse_card, ["7S", "8S", "9S", "7H", "8H"])),
-    card_set(map(parse_card, ["AS", "KS", "QS", "JS", "TS"])),
-    card_set(map(parse_card, ["AH", "KH", "QH", "JH", "TH"])),
-    card_set(map(parse_card, ["AD", "KD", "QD", "JD", "TD"])),
-)
 
 
 def auction(rules: Ruleset = SAUDI, faceup: str = "9H") -> Auction:
-    return Auction(rules, DEALER, parse_card(faceup), FIVE)
+    return Auction(rules, DEALER, parse_card(faceup))
 
 
 def calls(a: Auction, *script: str) -> Auction:
@@ -323,7 +317,7 @@ def test_legal_calls_are_exactly_the_calls_push_accepts(name: str) -> None:
     rng = random.Random(name)
     words = ["pass", "sun", "ashkal", "kawesh", "hokum", "double"]
     for _ in range(60):
-        a = Auction(rules, rng.randrange(4), rng.choice(CARDS), FIVE)
+        a = Auction(rules, rng.randrange(4), rng.choice(CARDS))
         while not a.is_over:
             legal = a.legal_calls()
             accepted = []

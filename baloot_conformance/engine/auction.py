@@ -19,7 +19,7 @@ The flow (rule IDs in brackets):
 * Everybody passing in every round voids the hand [bidding.all_pass]. (A Kawesh is no call:
   :mod:`~baloot_conformance.engine.table_talk` judges it.)
 
-The auction holds no cards but the face-up card and the first five cards of each seat. It is
+The auction holds no cards but the face-up card: calls do not depend on them. It is
 a small mutable object with a cheap :meth:`copy`, like the hand around it.
 """
 
@@ -34,7 +34,6 @@ from baloot_conformance.cards import Card, Rank, Suit
 from baloot_conformance.engine.actions import Bid
 from baloot_conformance.engine.model import (
     SEAT_NAMES,
-    CardSet,
     ContractKind,
     IllegalAction,
     Seat,
@@ -86,7 +85,6 @@ class Auction:
         "ashkal",
         "dealer",
         "faceup",
-        "first_five",
         "order",
         "passed",
         "pending",
@@ -103,14 +101,12 @@ class Auction:
         rules: Ruleset,
         dealer: Seat,
         faceup: Card,
-        first_five: tuple[CardSet, ...],
         trace: Trace | None = None,
     ) -> None:
         self.rules = rules
         self.trace = trace
         self.dealer = dealer
         self.faceup = faceup
-        self.first_five = first_five
         #: The seats in calling order: the dealer's right first, the dealer last.
         self.order: tuple[Seat, ...] = tuple((dealer + p) % 4 for p in range(1, 5))
         self.round = 1

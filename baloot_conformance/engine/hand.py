@@ -156,7 +156,7 @@ class Hand:
         self.initial: tuple[CardSet, ...] = ()
         """Each seat's eight cards once the deal is complete."""
         self.phase: Phase = "auction"
-        self.auction = Auction(rules, dealer, faceup, first_five, trace)
+        self.auction = Auction(rules, dealer, faceup, trace)
         self.contract: Contract | None = None
         self.void_reason = ""
         self.history: list[Action] = []
