@@ -22,12 +22,11 @@ from baloot_conformance.rules.loading import load_ruleset
 
 LOGS = Path(__file__).parent / "data" / "peer-logs"
 
-#: Hands where the engine breaks its own rules (documented in the profile, not encoded), by
-#: engine and seed: the hand and the rule of the divergence.
+#: Hands where the engine breaks its own rules, by engine and seed: the hand and the defect the
+#: profile lists for it (``defects:``), which makes the hand ``known-defect``.
 ENGINE_DEFECTS = {
-    # tazjel: an all-pass before the first scored hand draws a new random dealer.
-    ("tazjel", 50): ("h2", "deal.dealer.rotation"),
-    ("tazjel", 55): ("h2", "deal.dealer.rotation"),
+    ("tazjel", 50): ("h2", "random-first-dealer"),
+    ("tazjel", 55): ("h2", "random-first-dealer"),
 }
 
 #: The sample of the default run: logs that show the readings the profiles encode.
@@ -66,20 +65,15 @@ def test_every_hand_passes_under_the_engines_profile(engine: str, path: Path) ->
     with TranscriptReader(io.StringIO(import_file(engine, path)), path.name) as reader:
         verdicts = list(check_hands(reader, path.name, load_ruleset(engine)))
     assert verdicts and all(v.status != "error" for v in verdicts)
-    failed = {
-        v.position: [d.rule_id for d in v.divergences if d.root]
-        for v in verdicts
-        if v.status != "pass"
-    }
+    failed = {v.position: (v.status, v.defects) for v in verdicts if v.status != "pass"}
     defect = ENGINE_DEFECTS.get((engine, _seed(path)))
-    assert failed == ({defect[0]: [defect[1]]} if defect else {})
+    assert failed == ({defect[0]: ("known-defect", (defect[1],))} if defect else {})
 
 
-def test_engine_defects_are_documented_in_the_profile() -> None:
-    for (engine, seed), (hand, rule_id) in ENGINE_DEFECTS.items():
-        rule = load_ruleset(engine).rule(rule_id)
-        notes = rule.notes or ""
-        assert "defect" in notes and str(seed) in notes and f"hand {hand[1:]}" in notes
+def test_engine_defects_are_listed_in_the_profile_with_their_witness() -> None:
+    for (engine, seed), (hand, defect_id) in ENGINE_DEFECTS.items():
+        defect = next(d for d in load_ruleset(engine).defects if d.id == defect_id)
+        assert str(seed) in defect.witness and f"hand {hand[1:]}" in defect.witness
 
 
 @pytest.mark.parametrize("engine", ["majlis", "tazjel"])

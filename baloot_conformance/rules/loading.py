@@ -49,7 +49,7 @@ MAX_FILE_BYTES = 1 << 20
 SHIPPED_FOLDERS = ("rulesets", "profiles")
 
 #: Top-level keys that describe one file's source and are never inherited by a profile.
-_OWN_KEYS = ("extends", "silent", "unmodelled")
+_OWN_KEYS = ("extends", "silent", "unmodelled", "defects")
 
 
 def _read_document(path: Path) -> _Document:

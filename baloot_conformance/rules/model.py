@@ -49,6 +49,42 @@ SUN_DOUBLING_VARIABLES: dict[str, Literal["number", "bool"]] = {
 }
 
 
+#: What a defect's ``when`` may require of a hand (see the ruleset schema's ``defects``).
+DefectCondition = Literal["no_hand_scored_yet", "sawa", "foul_call", "raised", "kaboot"]
+
+
+@dataclass(frozen=True, slots=True)
+class Defect:
+    """An engine defect a profile lists: what the engine does that no rulebook would state.
+
+    A divergence under ``rule``, or under one of the rules in ``shows`` (those whose
+    divergences follow from it in the same hand), in a hand where the ``when`` conditions hold,
+    is explained by the defect; a hand whose every divergence is explained is
+    ``known-defect``, never ``pass``.
+    """
+
+    id: str
+    """A short kebab-case name, unique in the profile."""
+    rule: str
+    """The rule the engine breaks."""
+    does: str
+    """What the engine does instead."""
+    witness: str
+    """Where it shows: a logged hand or a fixture."""
+    shows: tuple[str, ...] = ()
+    when: frozenset[DefectCondition] = frozenset()
+    """Where the defect shows: conditions that must all hold for the hand (none: any hand)."""
+
+    def explains(self, rule_id: str | None, holding: frozenset[DefectCondition]) -> bool:
+        """Whether a divergence under ``rule_id``, in a hand where the conditions ``holding``
+        hold, follows from this defect."""
+        return (
+            rule_id is not None
+            and (rule_id == self.rule or rule_id in self.shows)
+            and self.when <= holding
+        )
+
+
 def key(rule_key: str) -> Any:
     """Declare a section field holding the rule stored under ``rule_key`` in the YAML."""
     return field(metadata={"key": rule_key})
