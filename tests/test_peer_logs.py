@@ -31,7 +31,7 @@ ENGINE_DEFECTS = {
 
 #: The sample of the default run: logs that show the readings the profiles encode.
 SAMPLE = {
-    "majlis": (12, 14, 28, 30, 61),  # no reverse Kaboot; lock; tie; Four; risk-taker's pile
+    "majlis": (12, 14, 28, 30, 61, 97),  # no reverse Kaboot; lock; tie; Four; risk pile; Gahwa
     "tazjel": (2, 10, 18, 24, 50, 52),  # Gablak; shared cards; swept projects; defect; blocking
 }
 
@@ -55,9 +55,20 @@ def _params() -> list[object]:
 
 
 def test_the_logs_are_there() -> None:
-    # 60 matches from the first drive (seeds 2-31) and 60 driven later (seeds 32-91).
-    for engine in ("majlis", "tazjel"):
-        assert [_seed(p) for p in _logs(engine)] == list(range(2, 92))
+    # 60 matches from the first drive (seeds 2-31) and 60 driven later (seeds 32-91); for
+    # majlis also seed 97, the first seed after them whose match has a Gahwa.
+    assert [_seed(p) for p in _logs("majlis")] == [*range(2, 92), 97]
+    assert [_seed(p) for p in _logs("tazjel")] == list(range(2, 92))
+
+
+def test_a_majlis_coffee_is_imported_as_gahwa() -> None:
+    """majlis-baloot logs a Gahwa as its 'coffee' call (seed 97, round 8); it is the raise
+    gahwa, and the hand passes under majlis (the match is checked whole above)."""
+    text = import_file("majlis", LOGS / "majlis" / "m97.json.gz")
+    hand = text.split("\nhand 8\n")[1].split("\nhand 9\n")[0]
+    raises = [line for line in hand.split("\n") if line.startswith("raise ")]
+    assert raises == ["raise S double open", "raise W triple", "raise S four open", "raise W gahwa"]
+    assert "= contract W hokum D x4 open" in hand
 
 
 @pytest.mark.parametrize(("engine", "path"), _params())

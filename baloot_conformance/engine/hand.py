@@ -160,7 +160,7 @@ class Hand:
         self.contract: Contract | None = None
         self.void_reason = ""
         self.history: list[Action] = []
-        self.raises = Raises(rules, totals, trace)
+        self.raises = Raises(rules, totals, trace, dealer)
         """The raise chain and the lock choice, once the deal is complete [doubling.*]."""
         self.declarations = Declarations(rules, trace)
         """The projects declared and the Baloot announced [projects.*]."""

@@ -363,7 +363,7 @@ class Chain(Rule):
 
 @dataclass(frozen=True, slots=True)
 class Window(Rule):
-    option: Literal["before_first_lead"]
+    option: Literal["before_first_lead", "in_turn"]
 
 
 @dataclass(frozen=True, slots=True)
