@@ -39,6 +39,7 @@ from baloot_conformance.engine.actions import (
     target_name,
 )
 from baloot_conformance.engine.auction import Auction
+from baloot_conformance.engine.deal import first_seat
 from baloot_conformance.engine.declarations import Declarations
 from baloot_conformance.engine.model import (
     SEAT_NAMES,
@@ -447,7 +448,7 @@ def _penalty(hand: HandState, formula: Formula, rule_id: str, scorer: Team) -> N
     contract = hand.contract
     assert contract is not None
     project_team, counted = projects_.counted_projects(
-        hand.rules, contract, hand.declarations.projects, next_seat(hand.dealer)
+        hand.rules, contract, hand.declarations.projects, first_seat(hand.rules, hand.dealer)
     )
     holder = projects_.baloot_holder(hand.rules, contract, hand.initial, hand.declarations.projects)
     hand._score_result = penalty_score(

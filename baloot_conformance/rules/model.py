@@ -229,6 +229,16 @@ class DealSection:
 
 
 @dataclass(frozen=True, slots=True)
+class BiddingOrder(Rule):
+    """Who calls first; the others follow counter-clockwise."""
+
+    first: Literal["dealer_right", "dealer"] = "dealer_right"
+    """The first seat of a hand: dealt first, first to call and, under ``play.first_lead``
+    ``first_seat``, first to lead: the dealer's right (the dealer calls last), or the dealer
+    (a house rule)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Rounds(Rule):
     count: int
 
@@ -241,7 +251,8 @@ class Round2HokumSuit(Rule):
 
 @dataclass(frozen=True, slots=True)
 class HokumOverHokum(Rule):
-    option: Literal["forbidden", "priority_hijack"]
+    option: Literal["forbidden", "priority_hijack", "said"]
+    """``said``: a later Hokum is a call of its seat's turn that changes nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +313,7 @@ class CallWords(Rule):
 
 @dataclass(frozen=True, slots=True)
 class BiddingSection:
-    order: Rule = key("order")
+    order: BiddingOrder = key("order")
     rounds: Rounds = key("rounds")
     round1_calls: Rule = key("round1.calls")
     round2_hokum_suit: Round2HokumSuit = key("round2.hokum_suit")
