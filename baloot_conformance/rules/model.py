@@ -427,9 +427,12 @@ class Fouls(Rule):
     (a latent foul) until a player calls it."""
     callers: Literal["opponents", "anyone"]
     """Who may call a foul: the offender's opponents, or any player."""
-    window: Literal["next_card", "trick_end", "hand_end"]
+    window: Literal["next_card", "trick_end", "hand_end", "proved"]
     """Until when a card may be called: before the next card, until the next trick begins (its
-    own trick complete), or to the end of the hand (after its last card too)."""
+    own trick complete), or to the end of the hand (after its last card too); ``proved``: from
+    the card that proves it (its offender plays a card it kept back) to the end of that trick,
+    and a call at any other moment of the play, or on its own side's card, is not refused but
+    wrong."""
     right_call: Formula = formula_field(PENALTY_VARIABLES, "number")
     """What the offender's opponents score for a right call (the offender's side 0)."""
     wrong_call: Formula = formula_field(PENALTY_VARIABLES, "number")
