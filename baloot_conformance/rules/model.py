@@ -398,7 +398,8 @@ class Ruff(Rule):
 
 @dataclass(frozen=True, slots=True)
 class PartnerWinning(Rule):
-    option: Literal["any_seat", "fourth_or_certain_top", "never"]
+    option: Literal["any_seat", "fourth_or_certain_top", "never", "unraised_only"]
+    """``unraised_only``: any seat in an unraised Hokum, and never once it is raised."""
     certain_tops: tuple[Literal["plain_ace", "trump_jack"], ...]
 
 
