@@ -50,7 +50,6 @@ from baloot_conformance.engine.model import (
     Team,
     cards_of,
     format_cards,
-    next_seat,
     team,
 )
 from baloot_conformance.engine.play import PlayRules
@@ -236,7 +235,9 @@ def foul_words(caller: Seat, play: int, foul: LatentFoul | None, why: str = "") 
     return f"{who}'s foul call on {target} is right: {foul.reason} ({foul.rule_id})"
 
 
-def standing_foul(fouls: Sequence[LatentFoul], plays: Sequence[Play], done: int) -> LatentFoul | None:
+def standing_foul(
+    fouls: Sequence[LatentFoul], plays: Sequence[Play], done: int
+) -> LatentFoul | None:
     """The foul that stands to be called when ``done`` cards are down [play.fouls, window
     proved]: a foul is proved by the first later card its offender plays of those it kept
     back, and stands from that card to the end of its trick; of two proved in one trick the
@@ -253,9 +254,9 @@ def standing_foul(fouls: Sequence[LatentFoul], plays: Sequence[Play], done: int)
             ),
             None,
         )
-        if proof is not None and proof // 4 == done // 4:
-            if best is None or (proof, foul.play) > best[:2]:
-                best = (proof, foul.play, foul)
+        in_trick = proof is not None and proof // 4 == done // 4
+        if proof is not None and in_trick and (best is None or (proof, foul.play) > best[:2]):
+            best = (proof, foul.play, foul)
     return None if best is None else best[2]
 
 
@@ -473,7 +474,10 @@ def _judge_foul(hand: HandState, call: FoulCall) -> None:
         if team(call.seat) == team(offender):
             foul, why = None, "it names its own side's card"
         elif standing is not foul:
-            foul, why = None, "that foul does not stand now (it stands from its proof to that trick's end)"
+            foul, why = (
+                None,
+                "that foul does not stand now (it stands from its proof to that trick's end)",
+            )
     elif rule.window == "proved":
         why = "no foul stands on that card"
     hand.claim = Judged(

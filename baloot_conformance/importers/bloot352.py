@@ -130,7 +130,9 @@ def _flat(node: Node) -> str:
     value = node.value
     if isinstance(value, str):
         return node.note()
-    if isinstance(value, bool) or isinstance(value, int | float) or value is None:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float) or value is None:
         return shown(value)
     if isinstance(value, list):
         return "[" + ", ".join(_flat(item) for item in node.items()) + "]"
@@ -195,9 +197,7 @@ def _round(node: Node) -> list[str]:
     plays, filled = _plays(node["plays"], node["trickHistory"], claim, deck)
     lines += plays
     lines += _fouls(node["fouls"], node["pendingViolations"])
-    penalty = claim is not None and (
-        claim["kind"].value == "qayd" or not _sawa_right(claim)
-    )
+    penalty = claim is not None and (claim["kind"].value == "qayd" or not _sawa_right(claim))
     lines += filled
     lines += _result(node["result"], penalty)
     lines.append(f"# bloot352 handResult: {node['handResult'].note()}")
@@ -232,9 +232,7 @@ def _call_words(action: Node) -> str:
     return " ".join(words)
 
 
-def _rest(
-    hands8: Node, stock: Node, first5: list[list[str]], faceup: str, deck: Deck
-) -> list[str]:
+def _rest(hands8: Node, stock: Node, first5: list[list[str]], faceup: str, deck: Deck) -> list[str]:
     """``rest`` lines: each seat's eight cards less its first five and the face-up card; the
     cards they list must be the stock the engine dealt them from."""
     lines = []
@@ -369,9 +367,8 @@ def _plays(
         if at != len(played):
             raise claim["trick"].error(f"a claim at card {at + 1}, but {len(played)} were played")
         lines += _claim(claim, played)
-    if len(played) % 4:
-        if claim is None:
-            raise plays.error(f"{len(played)} cards played, and no claim ended the hand")
+    if len(played) % 4 and claim is None:
+        raise plays.error(f"{len(played)} cards played, and no claim ended the hand")
     filled = []
     for index in range(len(played) // 4 + (1 if len(played) % 4 else 0), len(tricks)):
         trick = tricks[index]
@@ -382,7 +379,8 @@ def _plays(
         winner, points = _seat(trick["winner"]), trick["pts"].integer()
         text = ", ".join(f"{s} {c}" for s, c in cards)
         filled.append(
-            f"# bloot352 trick {index + 1} filled in after the Sawa: {text}, credited to {winner} {points}"
+            f"# bloot352 trick {index + 1} filled in after the Sawa: {text}, "
+            f"credited to {winner} {points}"
         )
         trick.done()
     if len(played) % 4 and len(tricks) > len(played) // 4:
@@ -471,7 +469,8 @@ def _fouls(fouls: Node, pending: Node) -> list[str]:
             )
             revealed.done()
         turns = ", ".join(
-            f"t{t['trick'].integer()} {_seat(t['seat'])} {'called' if t['called'].flag() else 'silent'}"
+            f"t{t['trick'].integer()} {_seat(t['seat'])} "
+            + ("called" if t["called"].flag() else "silent")
             for t in foul["opponentTurns"].items()
         )
         for turn in foul["opponentTurns"].items():
