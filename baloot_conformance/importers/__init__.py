@@ -14,8 +14,9 @@ NUL refused, free text on one line), :class:`Deck` keeps each card given and pla
 :func:`tag` and :func:`pair` write tags and team values, and :func:`match` refuses a line that
 would still break in two. A log is read in bounded memory, at most :data:`MAX_LOG_BYTES`.
 
-Built in: ``majlis`` (majlis-baloot) and ``tazjel`` (tazjel/baloot-ai). Third parties add their
-own through the entry point group ``baloot_conformance.importers``::
+Built in: ``majlis`` (majlis-baloot), ``tazjel`` (tazjel/baloot-ai) and ``bloot352``
+(mohamed352/bloot). Third parties add their own through the entry point group
+``baloot_conformance.importers``::
 
     [project.entry-points."baloot_conformance.importers"]
     myengine = "myengine_btn:convert"
