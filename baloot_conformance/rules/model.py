@@ -265,6 +265,16 @@ class DealSection:
 
 
 @dataclass(frozen=True, slots=True)
+class BiddingOrder(Rule):
+    """Who calls first; the others follow counter-clockwise."""
+
+    first: Literal["dealer_right", "dealer"] = "dealer_right"
+    """The first seat of a hand: dealt first, first to call and, under ``play.first_lead``
+    ``first_seat``, first to lead: the dealer's right (the dealer calls last), or the dealer
+    (a house rule)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Rounds(Rule):
     count: int
 
@@ -277,7 +287,8 @@ class Round2HokumSuit(Rule):
 
 @dataclass(frozen=True, slots=True)
 class HokumOverHokum(Rule):
-    option: Literal["forbidden", "priority_hijack"]
+    option: Literal["forbidden", "priority_hijack", "said"]
+    """``said``: a later Hokum is a call of its seat's turn that changes nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,7 +349,7 @@ class CallWords(Rule):
 
 @dataclass(frozen=True, slots=True)
 class BiddingSection:
-    order: Rule = key("order")
+    order: BiddingOrder = key("order")
     rounds: Rounds = key("rounds")
     round1_calls: Rule = key("round1.calls")
     round2_hokum_suit: Round2HokumSuit = key("round2.hokum_suit")
@@ -423,7 +434,8 @@ class Ruff(Rule):
 
 @dataclass(frozen=True, slots=True)
 class PartnerWinning(Rule):
-    option: Literal["any_seat", "fourth_or_certain_top", "never"]
+    option: Literal["any_seat", "fourth_or_certain_top", "never", "unraised_only"]
+    """``unraised_only``: any seat in an unraised Hokum, and never once it is raised."""
     certain_tops: tuple[Literal["plain_ace", "trump_jack"], ...]
 
 
@@ -452,9 +464,12 @@ class Fouls(Rule):
     (a latent foul) until a player calls it."""
     callers: Literal["opponents", "anyone"]
     """Who may call a foul: the offender's opponents, or any player."""
-    window: Literal["next_card", "trick_end", "hand_end"]
+    window: Literal["next_card", "trick_end", "hand_end", "proved"]
     """Until when a card may be called: before the next card, until the next trick begins (its
-    own trick complete), or to the end of the hand (after its last card too)."""
+    own trick complete), or to the end of the hand (after its last card too); ``proved``: from
+    the card that proves it (its offender plays a card it kept back) to the end of that trick,
+    and a call at any other moment of the play, or on its own side's card, is not refused but
+    wrong."""
     right_call: Formula = formula_field(PENALTY_VARIABLES, "number")
     """What the offender's opponents score for a right call (the offender's side 0)."""
     wrong_call: Formula = formula_field(PENALTY_VARIABLES, "number")
