@@ -283,6 +283,7 @@ class HandRun {
       this.E.applyBid(this.match, seat, action, () => 0.5),
     );
     if (events.some((e) => e.type === "redeal")) this.redealt = true;
+    if (events.some((e) => e.type === "doubleOpen")) this.windowOpened = true;
   }
 
   rest(index, item) {
@@ -310,6 +311,9 @@ class HandRun {
 
   raise(index, item) {
     const st = this.st;
+    if (!st.awaitingDouble && !this.windowOpened && this.plays === 0 && item.call === "pass" && !(item.args ?? []).length) {
+      return; // a pass where the engine opens no window (a Sun it does not let be doubled): no call
+    }
     if (!st.awaitingDouble) throw this.reject(index, "the engine's doubling window is not open");
     const args = item.args ?? [];
     if (args.length || item.call === "closed" || item.call === "open") {
@@ -408,7 +412,9 @@ function bidAction(st, item) {
       }
       return { type: "hokum" };
     }
-    return args.length ? { type: "hokum", suit: SUITS[args[0]] } : { type: "hokum" };
+    // 'hokum' alone is a Hokum in the face-up suit, which the engine refuses in round 2 (its
+    // {type: "hokum"} with no suit, a Hokum with no trump, is no call the notation writes).
+    return { type: "hokum", suit: args.length ? SUITS[args[0]] : st.topCard.suit };
   }
   if (args.length || !["pass", "sun", "ashkal"].includes(item.call)) return `the engine has no call ${callWords(item)}`;
   return { type: item.call };
@@ -509,15 +515,13 @@ class Adapter {
       const round = st.bidding.round;
       const candidates = [["pass", { type: "pass" }], ["sun", { type: "sun" }], ["ashkal", { type: "ashkal" }]];
       if (round === 1) candidates.push(["hokum", { type: "hokum" }]);
-      else {
-        candidates.push(["hokum", { type: "hokum" }]);
-        for (const [letter, suit] of Object.entries(SUITS)) candidates.push([`hokum ${letter}`, { type: "hokum", suit }]);
-      }
+      else for (const [letter, suit] of Object.entries(SUITS)) candidates.push([`hokum ${letter}`, { type: "hokum", suit }]);
       const calls = this.probe(run, seat, candidates, (m, s, a) => E.applyBid(m, s, a, () => 0.5));
       return { calls, cards: [] };
     }
     if (st.phase !== "playing") return { calls: [], cards: [] };
     let calls = [];
+    if (!st.awaitingDouble && !run.windowOpened && run.plays === 0) calls = ["pass"]; // no window: a pass is no call
     if (st.awaitingDouble) {
       const word = LEVEL_WORDS[st.doubling.nextLevel];
       const candidates = [["pass", { type: "pass" }], [word, { type: "double" }]];
