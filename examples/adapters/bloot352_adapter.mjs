@@ -481,7 +481,7 @@ class Adapter {
     } catch (error) {
       if (error instanceof Unsupported) return { seq, skip: error.message };
       if (error instanceof Rejected) {
-        if (cmd === "judge") return { seq, error: `the engine refuses the call: ${error.reason}` };
+        if (cmd === "judge") return { seq, skip: `the engine refuses the hand before the call: ${error.reason}` };
         // The engine refuses an event before the point asked about: it can offer nothing.
         return cmd === "claims" ? { seq, claims: [] } : { seq, calls: [], cards: [] };
       }

@@ -529,7 +529,7 @@ class Adapter {
     } catch (error) {
       if (error instanceof Unsupported) return { seq, skip: error.message };
       if (error instanceof Rejected) {
-        if (cmd === "judge") return { seq, error: `the engine refuses an event before the call: ${error.reason}` };
+        if (cmd === "judge") return { seq, skip: `the engine refuses the hand before the call: ${error.reason}` };
         // The engine refuses an event before the point asked about: it can offer nothing.
         return cmd === "claims" ? { seq, claims: [] } : { seq, calls: [], cards: [] };
       }
@@ -655,7 +655,13 @@ async function main() {
   let bundle = args.bundle ? resolve(args.bundle) : null;
   if (!bundle) {
     folder = mkdtempSync(join(tmpdir(), "bloot7-adapter-"));
-    bundle = bundleEngine(resolve(args.engineDir), folder);
+    try {
+      bundle = bundleEngine(resolve(args.engineDir), folder);
+    } catch (error) {
+      rmSync(folder, { recursive: true, force: true });
+      console.error(`bloot7_adapter: ${error.message}`);
+      process.exit(2);
+    }
   }
   const E = await import(pathToFileURL(bundle).href);
   if (folder) rmSync(folder, { recursive: true, force: true });
