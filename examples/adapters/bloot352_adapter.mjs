@@ -33,7 +33,8 @@
 // - the doubling window: 'raise X double|triple|four|pass' is applyDouble (double or pass; the
 //   word must be the level the engine offers); when the transcript goes on to a card with
 //   the window open, the adapter passes for the seat whose turn it is (the engine's first pass
-//   closes it). The engine has no lock choice: a 'closed'/'open' argument is refused;
+//   closes it). The engine has no lock choice: its raises are open ('double open' is its
+//   double), and 'closed' is refused;
 // - declare lines: the types a seat declares (sira, fifty, hundred, four_hundred: four Aces)
 //   are given to declareProject when the seat plays its first card; a type the engine did not
 //   find for the seat is refused;
@@ -316,8 +317,9 @@ class HandRun {
     }
     if (!st.awaitingDouble) throw this.reject(index, "the engine's doubling window is not open");
     const args = item.args ?? [];
-    if (args.length || item.call === "closed" || item.call === "open") {
-      throw this.reject(index, "the engine has no lock choice");
+    // The engine's raises are all open: 'open' states what holds, 'closed' it cannot do.
+    if (args.some((a) => a !== "open") || args.length > 1 || item.call === "closed" || item.call === "open") {
+      throw this.reject(index, "the engine has no lock choice (its raises are open)");
     }
     let action;
     if (item.call === "pass") action = { type: "pass" };
