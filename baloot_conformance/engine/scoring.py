@@ -318,11 +318,27 @@ def _is_raised(contract: Contract) -> bool:
     return contract.level > 1 or contract.gahwa
 
 
-def _contract_total(ruleset: Ruleset, facts: HandFacts, abnat: tuple[int, int], side: Team) -> int:
-    """``scoring.contract``: abnat, counted projects and (per ``baloot_counts``) Baloot, in
-    card points or, with ``compare: game_points``, converted to game points."""
+def _contract_totals(
+    ruleset: Ruleset, facts: HandFacts, abnat: tuple[int, int], side: Team
+) -> tuple[int, ...]:
+    """``scoring.contract``: what a side's total is compared in, most significant first. With
+    ``compare: game_points_then_card_points`` the game points, then the card points when
+    the game points are equal, except in a raised hand, whose equal game points are a tie."""
+    compare = ruleset.scoring.contract.compare
+    if compare != "game_points_then_card_points":
+        return (_contract_total(ruleset, facts, abnat, side, compare == "game_points"),)
+    in_game_points = _contract_total(ruleset, facts, abnat, side, True)
+    if _is_raised(facts.contract):
+        return (in_game_points,)
+    return in_game_points, _contract_total(ruleset, facts, abnat, side, False)
+
+
+def _contract_total(
+    ruleset: Ruleset, facts: HandFacts, abnat: tuple[int, int], side: Team, in_game_points: bool
+) -> int:
+    """A side's abnat, counted projects and (per ``baloot_counts``) Baloot, in card points or
+    converted to game points."""
     rule = ruleset.scoring.contract
-    in_game_points = rule.compare == "game_points"
     if in_game_points:
         total = card_points_to_game_points(ruleset, facts.contract, side, abnat)
     else:
@@ -343,8 +359,8 @@ def _contract_outcome(
     buyer = contract.buyer_team
     opponents = 1 - buyer
     decided.append(ruleset.scoring.contract.id)
-    ours = _contract_total(ruleset, facts, abnat, buyer)
-    theirs = _contract_total(ruleset, facts, abnat, opponents)
+    ours = _contract_totals(ruleset, facts, abnat, buyer)
+    theirs = _contract_totals(ruleset, facts, abnat, opponents)
     if ours != theirs:
         return ("made", buyer) if ours > theirs else ("failed", opponents)
     if _is_raised(contract):
