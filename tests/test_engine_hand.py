@@ -231,8 +231,7 @@ def test_buyer_chooses_the_lock_after_the_raises_under_tazjel() -> None:
     hand.push(Raise(E, "double"))
     with pytest.raises(IllegalAction):
         hand.push(Lock(E, True))
-    hand.push(Raise(N, "pass"))
-    hand.push(Raise(S, "pass"))
+    hand.push(Raise(N, "pass"))  # under tazjel the first pass ends the raises
     hand.push(Lock(N, True))
     assert hand.contract is not None and hand.contract.locked
 
@@ -536,6 +535,7 @@ def test_legal_actions_are_exactly_what_push_accepts(name: str) -> None:
     rules = load_ruleset(name)
     rng = random.Random(name)
     raise_words = [level.call for level in rules.doubling.chain.levels] + ["pass"]
+    stands = rules.play.fouls.option == "stand_until_called"  # an illegal card is pushed too
     for _ in range(12):
         hand = Hand.shuffled(rules, rng.randrange(4), rng.sample(CARDS, 32), (120, 40))
         while hand.phase == "auction":
@@ -552,7 +552,7 @@ def test_legal_actions_are_exactly_what_push_accepts(name: str) -> None:
                 except IllegalAction:
                     assert action not in legal, action
                 else:
-                    assert action in legal, action
+                    assert action in legal or (stands and isinstance(action, Play)), action
             hand.push(choose(hand, rng))
 
 

@@ -701,6 +701,13 @@ def test_the_loser_of_a_raised_hand_scores_nothing_but_baloot(facts: HandFacts, 
     loser = 1 - winner
     baloot = ruleset(name).projects.baloot.game_points
     assert result.game_points[winner] > 0
+    if (
+        result.outcome == "made"
+        and ruleset(name).scoring.raised.made == "each_side_multiplied"
+        and not facts.contract.gahwa
+    ):  # tazjel: a made raised hand keeps each side's own points, times the level
+        assert result.game_points[loser] % facts.contract.level in (0, baloot)
+        return
     kept = 0  # tazjel: the swept side keeps the projects it won the comparison with
     each_side = ruleset(name).scoring.kaboot.projects == "each_side"
     if result.kaboot_team is not None and each_side and not facts.contract.gahwa:
