@@ -5,7 +5,8 @@ when the suite drove it (examples/adapters/tazjel_adapter.py, engine commit 1c20
 two fixtures of tazjel 2 and four of the suite's generated games, each cut to one hand whose
 score claim is the engine's. The raise windows keep only a pass that ends them (the engine's
 first pass ends its raises, so the hands are written as the engine was driven). Each passes
-under tazjel 3, and fails with the rule that decides it read as tazjel 2 read it.
+under tazjel 3, and fails with the rule that decides it read as tazjel 2 read it; the last,
+a Gahwa (``gahwa.btn``), is the engine defect its profile lists.
 """
 
 from __future__ import annotations
@@ -65,6 +66,22 @@ def test_game_points_decide_before_card_points() -> None:
     in_card_points = read_as(TAZJEL, "scoring.contract", compare="card_points")
     [(status, root)] = statuses("doubling-tie", in_card_points)
     assert (status, root) == ("fail", "h1.score scoring.failure")
+
+
+def test_a_gahwa_both_sides_scored_in_is_a_listed_defect() -> None:
+    """The buyer makes a Gahwa (fixture tazjel.doubling.gahwa-2) and each side took points:
+    the engine scores it NS 10 EW 6, unraised, where tazjel's Gahwa is 152 to the winner."""
+    text = (LIVE / "gahwa.btn").read_text(encoding="utf-8")
+    [verdict] = verdicts(text, TAZJEL)
+    assert (verdict.status, verdict.defects) == (
+        "known-defect",
+        ("gahwa-unraised-unless-shut-out",),
+    )
+    assert {d.rule_id for d in verdict.divergences} == {"doubling.gahwa", "game.target"}
+    unraised = text.replace("raise E double\nraise S triple\nraise E four\nraise N gahwa\n", "")
+    unraised = unraised.replace("= contract S hokum D x4 open", "= contract S hokum D")
+    [plain] = verdicts(unraised, TAZJEL)  # the same points, unraised, are the engine's score
+    assert plain.status == "pass"
 
 
 def worked_hokum() -> Hand:
