@@ -119,21 +119,21 @@ def test_the_saudi_penalties_give_the_worked_numbers(
         assert penalty(formula, **values) == expected
 
 
-def test_tazjel_takes_a_sawa_in_turn_and_scores_its_failure_as_a_khasara() -> None:
+def test_tazjel_takes_a_sawa_on_lead_with_four_cards_and_penalises_a_wrong_one_as_a_qayd() -> None:
     tazjel = load_ruleset("tazjel")
     sawa = tazjel.claims.sawa
     assert (sawa.who, sawa.max_tricks, sawa.forced, tazjel.version) == (
-        "on_turn",
-        8,
+        "leader",
+        4,
         "own_cards",
-        "2.1.0",
+        "3.0.0",
     )
-    # (16 + 10) x 2 + 2: Hokum doubled, a hundred, the other side's Baloot after the multiplier
-    assert penalty(sawa.wrong, round_value=16, level=2, projects=10, baloot=2) == 54
+    # 16 x 2 + 10: Hokum doubled, a hundred of the opponents (its game points; the engine adds 100)
+    assert penalty(sawa.wrong, round_value=16, level=2, projects=10) == 42
     assert penalty(sawa.wrong, round_value=26) == 26
     unmodelled = {gap["rule"] for gap in tazjel.document["unmodelled"]}
-    assert {"deal.kawesh", "play.fouls", "claims.sawa"} <= unmodelled
-    assert tazjel.play.fouls.option == "refused"  # a latent foul would change 2.x verdicts
+    assert {"deal.kawesh", "claims.sawa", "play.fouls"} <= unmodelled
+    assert tazjel.play.fouls.option == "refused"  # the engine's Game plays in strict mode
 
 
 def test_wikipedia_ja_kawesh_keeps_its_meaning_in_the_new_parameters() -> None:

@@ -45,7 +45,7 @@ def profile(tmp_path: Path, defects: str, name: str = "mine") -> Path:
     (a new name for each profile of a test: rulesets are loaded once per path)."""
     path = tmp_path / f"{name}.yaml"
     path.write_text(
-        "format: baloot-ruleset/1\nid: mine\nversion: '1.0.0'\nextends: tazjel@2\n"
+        "format: baloot-ruleset/1\nid: mine\nversion: '1.0.0'\nextends: tazjel@3\n"
         f"defects:\n{defects}",
         encoding="utf-8",
     )

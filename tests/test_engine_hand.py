@@ -231,8 +231,7 @@ def test_buyer_chooses_the_lock_after_the_raises_under_tazjel() -> None:
     hand.push(Raise(E, "double"))
     with pytest.raises(IllegalAction):
         hand.push(Lock(E, True))
-    hand.push(Raise(N, "pass"))
-    hand.push(Raise(S, "pass"))
+    hand.push(Raise(N, "pass"))  # under tazjel the first pass ends the raises
     hand.push(Lock(N, True))
     assert hand.contract is not None and hand.contract.locked
 

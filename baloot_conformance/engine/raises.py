@@ -11,7 +11,8 @@ Who may speak in the window is [doubling.window]'s option: under ``before_first_
 seat entitled to the next raise may call it or pass, in any order; under ``in_turn`` they are
 asked one at a time, in the order of play from the dealer's right, a pass handing the question
 to the next of them; a lock chosen at a raise is chosen before the next seat speaks, and a Sun
-raised as far as it may go closes the window.
+raised as far as it may go closes the window. Under ``first_pass`` they speak in any order, as
+under ``before_first_lead``, but the first pass closes the window for everyone.
 """
 
 from __future__ import annotations
@@ -107,6 +108,8 @@ class Raises:
         the ruleset forbids [doubling.sun]; the moment is the hand's to check."""
         levels = self.rules.doubling.chain.levels
         if self.next_level >= len(levels):
+            if self.passes and self.rules.doubling.window.option == "first_pass":
+                raise IllegalAction("doubling.window", "the first pass closed the raises")
             raise IllegalAction("doubling.chain", "the raise chain is complete")
         level = levels[self.next_level]
         entitled = self._entitled(contract, level)
@@ -154,7 +157,8 @@ class Raises:
             self.lock_by = None  # a lock goes with its raise, before the next seat speaks
         if action.call == "pass":
             self.passes.add(action.seat)
-            if len(self.passes) == len(self._entitled(contract, level)):
+            first_pass = self.rules.doubling.window.option == "first_pass"
+            if first_pass or len(self.passes) == len(self._entitled(contract, level)):
                 self.close(contract)
             return contract
         self.raisers.append(action.seat)

@@ -29,6 +29,10 @@ Where the rules leave a case open, this module decides as follows (the rule tabl
   projects included.
 - ``scoring.contract.tie`` ``made`` scores a tie as ``split`` does (each side its own points)
   and calls it made.
+- ``scoring.raised`` ``made: each_side_multiplied`` scores a made raised hand as an unraised
+  made hand, each side's game points and counted projects times the level (the projects by
+  ``project_multiplier``), Baloot added after; a failed raised hand still goes to the winner
+  whole, and the buyer's side is compared as ``scoring.contract`` says, before the raise.
 - In a raised hand the loser's projects go to the winner or nobody as ``scoring.failure.projects``
   says, whichever side lost.
 - Gahwa overrides Kaboot (SAKKAH): the hand's winner is found as usual (a sweep, else the
@@ -192,12 +196,17 @@ def score_hand(ruleset: Ruleset, facts: HandFacts) -> HandScore:
         return _score_gahwa(ruleset, facts, abnat, figures, outcome, sweeper, winner, decided)
     if sweeper is not None:
         projects, points = _score_kaboot(ruleset, facts, sweeper, outcome == "reverse_kaboot")
-    elif winner is None or (winner == contract.buyer_team and not _is_raised(contract)):
+    elif winner is None or (
+        winner == contract.buyer_team
+        and (not _is_raised(contract) or ruleset.scoring.raised.made == "each_side_multiplied")
+    ):
         conversion = (
             ruleset.scoring.sun_conversion
             if contract.kind == "sun"
             else ruleset.scoring.hokum_conversion
         )
+        if _is_raised(contract):
+            decided.append(ruleset.scoring.raised.id)
         decided.append(conversion.id)
         projects, points = _score_own_points(ruleset, facts, abnat)
     else:
@@ -309,11 +318,27 @@ def _is_raised(contract: Contract) -> bool:
     return contract.level > 1 or contract.gahwa
 
 
-def _contract_total(ruleset: Ruleset, facts: HandFacts, abnat: tuple[int, int], side: Team) -> int:
-    """``scoring.contract``: abnat, counted projects and (per ``baloot_counts``) Baloot, in
-    card points or, with ``compare: game_points``, converted to game points."""
+def _contract_totals(
+    ruleset: Ruleset, facts: HandFacts, abnat: tuple[int, int], side: Team
+) -> tuple[int, ...]:
+    """``scoring.contract``: what a side's total is compared in, most significant first. With
+    ``compare: game_points_then_card_points`` the game points, then the card points when
+    the game points are equal, except in a raised hand, whose equal game points are a tie."""
+    compare = ruleset.scoring.contract.compare
+    if compare != "game_points_then_card_points":
+        return (_contract_total(ruleset, facts, abnat, side, compare == "game_points"),)
+    in_game_points = _contract_total(ruleset, facts, abnat, side, True)
+    if _is_raised(facts.contract):
+        return (in_game_points,)
+    return in_game_points, _contract_total(ruleset, facts, abnat, side, False)
+
+
+def _contract_total(
+    ruleset: Ruleset, facts: HandFacts, abnat: tuple[int, int], side: Team, in_game_points: bool
+) -> int:
+    """A side's abnat, counted projects and (per ``baloot_counts``) Baloot, in card points or
+    converted to game points."""
     rule = ruleset.scoring.contract
-    in_game_points = rule.compare == "game_points"
     if in_game_points:
         total = card_points_to_game_points(ruleset, facts.contract, side, abnat)
     else:
@@ -334,8 +359,8 @@ def _contract_outcome(
     buyer = contract.buyer_team
     opponents = 1 - buyer
     decided.append(ruleset.scoring.contract.id)
-    ours = _contract_total(ruleset, facts, abnat, buyer)
-    theirs = _contract_total(ruleset, facts, abnat, opponents)
+    ours = _contract_totals(ruleset, facts, abnat, buyer)
+    theirs = _contract_totals(ruleset, facts, abnat, opponents)
     if ours != theirs:
         return ("made", buyer) if ours > theirs else ("failed", opponents)
     if _is_raised(contract):
@@ -369,14 +394,17 @@ def _raised_tie_loser(ruleset: Ruleset, contract: Contract) -> Team:
 def _score_own_points(
     ruleset: Ruleset, facts: HandFacts, abnat: tuple[int, int]
 ) -> tuple[tuple[int, int], tuple[int, int]]:
-    """A made (or split) unraised hand: each side scores its own points."""
+    """A made (or split) unraised hand, or a made raised hand under ``scoring.raised`` ``made:
+    each_side_multiplied``: each side scores its own points (times the level, projects by
+    ``scoring.raised.project_multiplier``; Baloot never multiplied)."""
     contract = facts.contract
+    level = contract.level
     project_raw = [0, 0]
     points = [0, 0]
     for side in (0, 1):
-        points[side] = card_points_to_game_points(ruleset, contract, side, abnat)
+        points[side] = card_points_to_game_points(ruleset, contract, side, abnat) * level
         if facts.project_team == side:
-            points[side] += facts.project_points
+            points[side] += facts.project_points * _project_multiplier(ruleset, level)
             project_raw[side] = facts.project_raw
         if facts.baloot_team == side:
             points[side] += ruleset.projects.baloot.game_points

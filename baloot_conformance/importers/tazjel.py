@@ -67,7 +67,7 @@ _STATUSES = {"GABLAK_TRIGGERED": "GABLAK_TRIGGERED", "GABLAK_TIMEOUT": "GABLAK_T
 
 def convert(log: Any, source: str) -> str:
     """BTN text for one tazjel match log (see the module docstring)."""
-    return match(log, source, "tazjel@2", ("final", "seconds"), _round)
+    return match(log, source, "tazjel@3", ("final", "seconds"), _round)
 
 
 def _card_text(node: Node) -> str:

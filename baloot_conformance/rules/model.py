@@ -374,7 +374,7 @@ class Chain(Rule):
 
 @dataclass(frozen=True, slots=True)
 class Window(Rule):
-    option: Literal["before_first_lead", "in_turn"]
+    option: Literal["before_first_lead", "in_turn", "first_pass"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -585,7 +585,7 @@ class Conversion(Rule):
 @dataclass(frozen=True, slots=True)
 class ContractRule(Rule):
     baloot_counts: bool
-    compare: Literal["card_points", "game_points"]
+    compare: Literal["card_points", "game_points", "game_points_then_card_points"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -621,6 +621,9 @@ class ReverseKaboot(Rule):
 class Raised(Rule):
     project_multiplier: Literal["level", "capped_at_double", "double_only"]
     loser_baloot: Literal["kept", "lost"]
+    made: Literal["winner_takes_all", "each_side_multiplied"] = "winner_takes_all"
+    """A raised hand the buyer makes: the buyer's side takes everything, or each side keeps
+    its own game points and projects, times the level."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,11 +37,11 @@ One repair, on by default: the engine's ``Game`` never reaches its doubling wind
 (``BiddingEngine.is_bidding_complete`` is already true when the window opens, so the game goes
 straight to the play); the adapter makes it true only when the bidding is finished, so that
 the raises go through the engine's ``DoublingHandler``. ``--no-doubling-repair`` leaves the
-engine as shipped (every raise is then refused). The handler has no turns and no per-seat
-pass: its ``PASS`` ends the window for everyone. So a ``raise X pass`` line is no call for the
-engine; the window is closed with the engine's ``PASS`` when the transcript moves on (a lock
-choice, or the first card), and a Hokum buyer who chose no lock is given ``OPEN`` (the engine
-always asks).
+engine as shipped (every raise is then refused). The handler has no turns: its ``PASS``, by
+any seat, ends the window for everyone (the ``tazjel`` profile's ``doubling.window``
+``first_pass``). So a ``raise X pass`` line is the engine's ``PASS``; a window the transcript
+leaves open is closed with it when the transcript moves on (a lock choice, or the first card),
+and a Hokum buyer who chose no lock is given ``OPEN`` (the engine always asks, raised or not).
 
 Not supported: hands that log no auction (the engine cannot start a hand from a contract).
 """
@@ -463,10 +463,9 @@ class Replayer:
     # the raises
 
     def raise_(self, table: Table, item: dict[str, Any], reject: Reject) -> None:
-        """A raise is the engine's call of that name; a pass is no call at all (the engine
-        has no per-seat pass: its window stays open for the others until the transcript
-        moves on); a lock choice closes the window (the engine's ``PASS``) and is the buyer's
-        variant."""
+        """A raise or a pass is the engine's call of that name (its pass ends the window for
+        everyone); a lock choice closes the window if it is open (the engine's ``PASS``) and
+        is the buyer's variant, which a pass may carry (``raise W pass open``)."""
         game = table.game
         self.lapse(game)
         seat = SEATS.index(item["seat"])
@@ -474,25 +473,29 @@ class Replayer:
         args = [str(arg) for arg in item.get("args", [])]
         phases = self.engine.BidPhase
         engine = game.bidding_engine
-        if game.phase != "BIDDING" or engine is None or engine.phase != phases.DOUBLING:
-            where = game.phase if game.phase != "BIDDING" else engine.phase.value
-            raise reject(f"the engine's doubling window is not open (it is in {where})")
         if call in ("open", "closed") and not args:
             self.lock(game, seat, call, reject)
             return
+        if game.phase != "BIDDING" or engine is None or engine.phase != phases.DOUBLING:
+            where = game.phase if game.phase != "BIDDING" else engine.phase.value
+            raise reject(f"the engine's doubling window is not open (it is in {where})")
         if call not in RAISES:
             raise reject(f"the engine has no raise {call!r}")
         if "closed" in args:
             raise reject("the engine lets the buyer alone choose the lock, after the raises")
-        if call == "pass":
-            return
         result = game.handle_bid(seat, RAISES[call])
         if not result.get("success"):
             raise reject(f"the engine refuses it: {result.get('error', result)}")
+        if call == "pass" and "open" in args:
+            self.lock(game, seat, "open", reject)
 
     def lock(self, game: Any, seat: int, word: str, reject: Reject) -> None:
         phases = self.engine.BidPhase
-        game.handle_bid(int(game.bidding_engine.current_turn), "PASS")  # closes the window
+        engine = game.bidding_engine
+        if game.phase != "BIDDING" or engine is None:
+            raise reject("the engine has no lock to choose now (the auction is over)")
+        if engine.phase == phases.DOUBLING:
+            game.handle_bid(int(engine.current_turn), "PASS")  # closes the window
         engine = game.bidding_engine
         if game.phase == "BIDDING" and engine.phase == phases.VARIANT_SELECTION:
             result = game.handle_bid(seat, word.upper())
@@ -697,6 +700,9 @@ class Adapter:
                 candidates.append((word, "HOKUM", symbol))
         elif engine.phase == phases.DOUBLING:
             candidates = [(word, action, None) for word, action in RAISES.items()]
+        elif engine.phase == phases.VARIANT_SELECTION and engine.contract.level >= 2:
+            # the lock of a raised Hokum (an unraised one is given OPEN: no rule asks it)
+            candidates = [("closed", "CLOSED", None), ("open", "OPEN", None)]
         else:
             return []
         legal = []
