@@ -295,6 +295,26 @@ def test_ashkal_only_against_an_opposing_hokum_under_majlis() -> None:
     assert a.result is not None and a.result.ashkal
 
 
+def test_a_round_2_pass_bars_ashkal_later_in_the_round_under_majlis() -> None:
+    """majlis-baloot (rules.ts canAshkal, passedSecond): S, the dealer's left, passes in round 2
+    and may not answer E's Hokum with Ashkal; a pass in round 1 bars nothing."""
+    majlis = load_ruleset("majlis")
+    bars_nothing = with_bidding(
+        majlis, ashkal_eligibility=replace(majlis.bidding.ashkal_eligibility, after_pass=())
+    )
+    round_2 = ["N pass", "W pass", "S pass", "E pass", "N pass", "W pass", "S pass", "E hokum D"]
+    for rules, barred in ((majlis, True), (bars_nothing, False)):
+        a = calls(auction(rules), *round_2, "N pass", "W pass")
+        assert (Bid(S, "ashkal") not in a.legal_calls()) is barred
+    error = illegal(calls(auction(majlis), *round_2, "N pass", "W pass"), "S ashkal")
+    assert error.rule_id == "bidding.ashkal.eligibility"
+    assert error.reason == "S passed in round 2 and may not say Ashkal after"
+    a = calls(auction(majlis), "N pass", "W pass", "S pass", "E hokum", "N pass", "W pass")
+    assert Bid(S, "ashkal") in a.legal_calls()
+    calls(a, "S ashkal")
+    assert a.result is not None and a.result.ashkal
+
+
 # --- Kawesh ---------------------------------------------------------------------------------
 
 

@@ -122,7 +122,7 @@ def test_unsupported_cases_are_summarised_by_reason() -> None:
     lines = out.splitlines()
     assert code == 1
     assert (
-        "UNSUPPORTED 19 cases: the engine does not play the majlis ruleset (it plays saudi)"
+        "UNSUPPORTED 20 cases: the engine does not play the majlis ruleset (it plays saudi)"
         in lines
     )
     assert (
@@ -131,9 +131,9 @@ def test_unsupported_cases_are_summarised_by_reason() -> None:
     assert sum(line.startswith("UNSUPPORTED ") for line in lines) == 2
     assert any(line.startswith("FAIL sun-split-65-65") for line in lines)
     code, out, _ = run(*argv, "--jobs", "1", "--verbose")
-    assert sum(line.startswith("UNSUPPORTED majlis") for line in out.splitlines()) == 19
+    assert sum(line.startswith("UNSUPPORTED majlis") for line in out.splitlines()) == 20
     code, out, _ = run(*argv, "--jobs", "1", "--format", "json")
-    assert sum(r["verdict"] == "unsupported" for r in cases(out).values()) == 20
+    assert sum(r["verdict"] == "unsupported" for r in cases(out).values()) == 21
 
 
 # --- F6: stopping a run ends every process it started -----------------------------------------

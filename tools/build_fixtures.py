@@ -24,7 +24,9 @@ The hand-written fixtures are kept as they are; this writes the ones found by se
 The hands come from the engine; their figures do not: every passing hand of the default
 ruleset is scored again by ``tools/oracle.py`` from the rule statements alone, its claims
 must agree, and its description works the numbers out. Ids are stable: a fixture that
-exists already is never renamed or rewritten (delete it on purpose to rebuild it).
+exists already is never renamed or rewritten (delete it on purpose to rebuild it); a profile's
+fixture whose verdict a major version of the profile changes is retired and replaced under the
+next number (``majlis.scoring.failure-2``), and this builds no other fixture for that rule.
 """
 
 from __future__ import annotations
@@ -632,6 +634,8 @@ def profiles(witness_file: Path) -> int:
         if witness is None:
             continue
         name, rule_id = key.split(" ")
+        if any((OUT / name).glob(f"{name}.{slug(rule_id)}-*.btn")):
+            continue  # the rule has its fixture (a later number where a major version retired one)
         profile = load_ruleset(name)
         changed = isolate(profile, {rule_id: readings[rule_id]}) or SAUDI
         verdicts, _ = replay(witness["text"], profile)

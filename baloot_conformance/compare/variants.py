@@ -108,6 +108,14 @@ def _variant(
         changed[need[0]] = need[1]
         reference[rule_id] = {**rule, need[0]: need[1]}
     changes: dict[str, Mapping[str, Any]] = {rule_id: changed}
+    other = _NEEDS_OTHER.get((rule_id, name))
+    if other is not None:
+        other_id, other_name, other_value = other
+        section, _, key = other_id.partition(".")
+        needed = {**base.document[section][key], other_name: other_value}
+        if needed != base.document[section][key]:
+            changes[other_id] = needed
+            reference = {**reference, other_id: needed}
     if rule_id == "doubling.chain" and not value:  # no raises: a Sun cannot be raised either
         sun = dict(base.document["doubling"]["sun"])
         changes["doubling.sun"] = {**sun, "max_call": "none"}
@@ -136,4 +144,15 @@ _NEEDS: dict[tuple[str, str], tuple[str, Any]] = {
     # A passing hand calls a foul right only where the card stood (a wrong call is judged
     # under either option).
     ("play.fouls", "right_call"): ("option", "stand_until_called"),
+}
+
+#: A parameter that only acts when another rule has a given value: (rule, parameter, value).
+_NEEDS_OTHER: dict[tuple[str, str], tuple[str, str, Any]] = {
+    # A seat that passed is asked again in its round only when every other player answers
+    # a Hokum (majlis-baloot's round 2).
+    ("bidding.ashkal.eligibility", "after_pass"): (
+        "bidding.hokum_responses",
+        "option",
+        "all_others",
+    ),
 }

@@ -14,8 +14,9 @@ The flow (rule IDs in brackets):
   priority order [bidding.sun_priority].
 * When the round ends with a Hokum pending, its bidder confirms it or switches to Sun
   [bidding.hokum_confirmation].
-* Ashkal: eligible seats and rounds [bidding.ashkal.eligibility]; the contract is Sun and the
-  face-up card goes to the caller's partner; who counts as the buyer [bidding.ashkal].
+* Ashkal: eligible seats and rounds, and whether a seat's pass bars it later in the round
+  [bidding.ashkal.eligibility]; the contract is Sun and the face-up card goes to the caller's
+  partner; who counts as the buyer [bidding.ashkal].
 * Everybody passing in every round voids the hand [bidding.all_pass]. (A Kawesh is no call:
   :mod:`~baloot_conformance.engine.table_talk` judges it.)
 
@@ -336,6 +337,8 @@ class Auction:
             self.pending is None or team(self.pending[0]) == team(seat)
         ):
             return "Ashkal may only answer an opponent's pending Hokum"
+        if self.round in rule.after_pass and seat in self.passed:
+            return f"{SEAT_NAMES[seat]} passed in round {self.round} and may not say Ashkal after"
         return ""
 
     def _check_confirmation(self, bid: Bid) -> None:

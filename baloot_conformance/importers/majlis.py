@@ -66,7 +66,7 @@ _KINDS = {"sun": "sun", "hokom": "hokum"}
 
 def convert(log: Any, source: str) -> str:
     """BTN text for one majlis-baloot match log (see the module docstring)."""
-    return match(log, source, "majlis@2", ("phase", "matchScores", "seconds"), _round)
+    return match(log, source, "majlis@3", ("phase", "matchScores", "seconds"), _round)
 
 
 def _card(node: Node) -> str:

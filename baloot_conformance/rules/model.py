@@ -311,6 +311,9 @@ class AshkalEligibility(Rule):
     ace_faceup: Literal["forbidden", "allowed"]
     ineligible: Literal["refused", "counts_as_sun"]
     """What an Ashkal said by a player who may not say it is: an illegal call, or a Sun."""
+    after_pass: tuple[int, ...] = ()
+    """Bidding rounds in which a seat that has passed may not say Ashkal later in the round
+    (in answer to a later Hokum); absent: a pass bars nothing."""
 
 
 SunClaimants = Literal[
