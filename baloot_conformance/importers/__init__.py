@@ -36,7 +36,7 @@ from baloot_conformance.errors import BalootError, UnreadableInputError
 Convert = Callable[[Any, str], str]
 
 ENTRY_POINT_GROUP = "baloot_conformance.importers"
-BUILT_IN = ("majlis", "tazjel")
+BUILT_IN = ("majlis", "tazjel", "bloot7")
 
 
 class ImportLogError(BalootError):
@@ -65,6 +65,10 @@ def importer(name: str) -> Convert:
         from baloot_conformance.importers import tazjel
 
         return tazjel.convert
+    if name == "bloot7":
+        from baloot_conformance.importers import bloot7
+
+        return bloot7.convert
     from importlib.metadata import entry_points  # slow to import: only when needed
 
     points = {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}
