@@ -553,7 +553,7 @@ class Failure(Rule):
 class Kaboot(Rule):
     sun: int
     hokum: int
-    projects: Literal["added", "ignored", "each_side"]
+    projects: Literal["added", "ignored", "each_side", "to_sweeper"]
     raised: Literal["flat", "multiplied", "projects_multiplied"]
     swept_baloot: Literal["kept", "lost"]
     faceup_ace: int | None
