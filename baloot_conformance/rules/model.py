@@ -610,7 +610,7 @@ class Sawa(Rule):
     """Who may claim: the player to play, only the player to lead a trick, or nobody."""
     max_tricks: int
     """The most tricks that may remain (the current one counted) when a Sawa is claimed."""
-    forced: Literal["side", "own_cards"]
+    forced: Literal["side", "own_cards", "own_cards_partner_helps"]
     """What must be forced: the claimant's side wins every remaining trick, or the
     claimant's own cards win each of them."""
     view: Literal["as_dealt"]
