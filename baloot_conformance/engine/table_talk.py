@@ -260,6 +260,7 @@ def penalty_score(
         "projects": project_points if project_team == scorer else 0,
         "baloot": rules.projects.baloot.game_points if baloot_team == scorer else 0,
         "offender_tricks": tricks[1 - scorer],
+        "offender_projects": project_points if project_team == 1 - scorer else 0,
     }
     try:
         value = formula.evaluate_int(env)

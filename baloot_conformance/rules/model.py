@@ -42,6 +42,7 @@ PENALTY_VARIABLES: dict[str, Literal["number", "bool"]] = {
     "projects": "number",
     "baloot": "number",
     "offender_tricks": "number",
+    "offender_projects": "number",
 }
 SUN_DOUBLING_VARIABLES: dict[str, Literal["number", "bool"]] = {
     "buyer_total": "number",
