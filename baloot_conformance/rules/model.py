@@ -261,7 +261,7 @@ class AshkalEligibility(Rule):
     seats: tuple[int, ...]
     """Bidding positions (1 = the dealer's right ... 4 = the dealer) that may say Ashkal."""
     rounds: tuple[int, ...]
-    when: Literal["any_time", "vs_opposing_hokum"]
+    when: Literal["any_time", "vs_opposing_hokum", "not_vs_partner_hokum"]
     ace_faceup: Literal["forbidden", "allowed"]
     ineligible: Literal["refused", "counts_as_sun"]
     """What an Ashkal said by a player who may not say it is: an illegal call, or a Sun."""
