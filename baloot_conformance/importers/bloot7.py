@@ -15,7 +15,8 @@ Placed as:
   ground card, repeated as ``groundCard``) → ``faceup``; ``hands`` (the eight cards after
   the buy) → ``rest`` lines (each seat's eight less its first five and the face-up card);
   a redealt round's ``stock`` → a comment (nobody receives it);
-- ``bids`` → ``bid`` lines (a Hokum with the suit the engine logs); ``doubling.calls`` →
+- ``bids`` → ``bid`` lines (a round-1 Hokum, in the face-up card's suit, written as the
+  notation writes it, without the suit; a round-2 Hokum with its suit); ``doubling.calls`` →
   ``raise`` lines (``qahwa`` spelled ``gahwa``, a logged ``closed`` as ``closed``/``open``);
 - the ``legal`` calls of each bid and raise → the call's comment. BTN has no text claim for
   legal calls (``suite`` checks them from an engine's answers, not from a transcript), so
@@ -60,7 +61,7 @@ same for a hand the claim ended:
   points of the tricks taken before the claim, no projects and no Kaboot.
 
 Left out on purpose, as repeats of what is placed: each round's ``index`` (its position),
-``matchScoreBefore`` (the previous total), ``groundCard``; each bid's ``round`` and
+``matchScoreBefore`` (the previous total), ``groundCard``; each bid's
 ``answer`` (the next call's seat, the pending Hokum and its challengers, the contract or the
 redeal follow from the calls; ``= contract`` checks them) and each raise's ``answer``; the
 contract's ``declarerTeam``, ``ashkal.caller`` (the buyer) and ``ashkal.groundTo`` (the
@@ -205,7 +206,7 @@ def _round(node: Node, winner: str | None) -> list[str]:
     lines = [f"dealer {_seat(node['dealer'])}"]
     lines += [f"deal {seat} {' '.join(cards)}" for seat, cards in zip(SEATS, five, strict=True)]
     lines.append(f"faceup {faceup}")
-    lines += _bids(node["bids"])
+    lines += _bids(node["bids"], faceup)
     if node.has("redealt") and node["redealt"].flag():
         lines.append(f"# stock, dealt to nobody: {' '.join(cards[1:])}")
         return [*lines, "= contract none", f"= total {_team_pair(node['totalsAfter'])}"]
@@ -226,9 +227,11 @@ def _round(node: Node, winner: str | None) -> list[str]:
     return lines
 
 
-def _legal_calls(node: Node) -> str:
-    """A call's legal calls as its comment: ``hokum:S`` as ``hokum S``, ``double:closed`` as
-    ``double closed``, ``qahwa:open`` as ``gahwa open``."""
+def _legal_calls(node: Node, faceup_suit: str | None = None) -> str:
+    """A call's legal calls as its comment, as the notation writes the calls: ``hokum:S`` as
+    ``hokum S`` (as ``hokum`` in round 1, whose Hokum is in the face-up card's suit, given as
+    ``faceup_suit``), ``double:closed`` as ``double closed``, ``qahwa:open`` as ``gahwa
+    open``."""
     words = []
     for item in node.items(at_least=1):
         word, _, arg = item.text().partition(":")
@@ -238,20 +241,25 @@ def _legal_calls(node: Node) -> str:
                 "expected a call like 'pass', 'hokum:S' or 'double:closed', "
                 f"found {shown(item.value)}"
             )
+        if word == "hokum" and arg == faceup_suit:
+            arg = ""
         words.append(f"{word} {arg}" if arg else word)
     return f"  # legal: {', '.join(words)}"
 
 
-def _bids(node: Node) -> list[str]:
+def _bids(node: Node, faceup: str) -> list[str]:
+    """The calls; a round-1 Hokum is written without its suit, the face-up card's."""
     lines = []
     for bid in node.items():
+        first = bid["round"].choice({1: "1", 2: "2"}, "bidding round") == "1"
+        face = faceup[-1] if first else None
         words = [bid["call"].choice(_CALLS, "call")]
         suit = bid.get("suit")
-        if suit is not None:
+        if suit is not None and suit.choice(_SUITS, "suit") != face:
             words.append(suit.choice(_SUITS, "suit"))
-        legal = _legal_calls(bid["legal"])
+        legal = _legal_calls(bid["legal"], face)
         lines.append(f"bid {_seat(bid['seat'])} {' '.join(words)}{legal}")
-        bid.ignore("round", "answer")
+        bid.ignore("answer")
         bid.done()
     return lines
 
@@ -368,9 +376,13 @@ def _plays(node: Node, deck: Deck, claim: _Claim | None) -> list[str]:
                 f"= sawa {verdict}",
                 "# the engine plays the hand out; its cards after the claim (not checked):",
             ]
+        announced = baloot_at == (trick, seat)  # Baloot, said with this card
+        if announced:
+            baloot_at = None
         if claim is not None and index >= 4 * (claim.trick - 1):
             note = f"{how}; " if how else ""
-            after.append(f"{seat} {card} ({note}legal {legal})")
+            said = "; baloot" if announced else ""
+            after.append(f"{seat} {card} ({note}legal {legal}{said})")
             if won is not None:
                 lines.append(f"# trick {trick}: {', '.join(after)} = {_seat(won)}")
                 after = []
@@ -379,12 +391,10 @@ def _plays(node: Node, deck: Deck, claim: _Claim | None) -> list[str]:
                 f"= legal {seat} {legal}",
                 f"play {seat} {card}" + (f"  # {how}" if how else ""),
             ]
+            if announced:
+                lines.append(f"baloot {seat}  # with the second of its King and Queen of trump")
             if won is not None:
                 lines.append(f"= trick {trick} {_seat(won)}")
-        if baloot_at == (trick, seat):
-            line = f"baloot {seat}  # the second of its King and Queen of trump"
-            lines.append(f"# {line}" if claim is not None and trick >= claim.trick else line)
-            baloot_at = None
         play.done()
     if baloot_at is not None:
         raise node["balootAt"].error("no card of that seat in that trick")
