@@ -28,7 +28,8 @@ Placed as:
   partner what to lead, no rule) → the contract's comment;
 - ``plays`` → ``= legal`` (the engine's ``legalMovesFor``) then ``play``, ``by: sawaMove``
   as the card's comment; ``trickWinner`` → ``= trick N W``; ``balootAt`` → ``baloot`` after
-  that card;
+  that card (a comment when it is the hand's last card: the notation takes no announcement
+  after it, and the Baloot is scored from the cards held);
 - ``projects.declared`` → a comment per project (the engine declares every seat's projects
   itself, so there are no ``declare`` lines); ``projects.points`` → ``= projectscore``;
 - ``result.rawPoints`` → ``= abnat``; ``result.sheet.cards`` → ``= aklat``; the sheet's
@@ -391,7 +392,9 @@ def _plays(node: Node, deck: Deck, claim: _Claim | None) -> list[str]:
                 f"= legal {seat} {legal}",
                 f"play {seat} {card}" + (f"  # {how}" if how else ""),
             ]
-            if announced:
+            if announced and index == 31:  # no announcement comes after the hand's last card
+                lines.append(f"# baloot {seat}: announced with the hand's last card")
+            elif announced:
                 lines.append(f"baloot {seat}  # with the second of its King and Queen of trump")
             if won is not None:
                 lines.append(f"= trick {trick} {_seat(won)}")
