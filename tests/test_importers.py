@@ -21,13 +21,7 @@ import pytest
 from baloot_conformance.btn import parse_transcript
 from baloot_conformance.cli import main
 from baloot_conformance.errors import UnreadableInputError
-from baloot_conformance.importers import (
-    BUILT_IN,
-    MAX_LOG_BYTES,
-    ImportLogError,
-    import_file,
-    importer,
-)
+from baloot_conformance.importers import MAX_LOG_BYTES, ImportLogError, import_file, importer
 from baloot_conformance.importers.majlis import convert as majlis
 from baloot_conformance.importers.tazjel import convert as tazjel
 
@@ -112,7 +106,7 @@ def test_third_party_importers_come_from_entry_points(monkeypatch: pytest.Monkey
     assert importer("majlis") is majlis  # a built-in importer cannot be replaced
     with pytest.raises(Exception, match="no importer named 'nope'") as caught:
         importer("nope")
-    assert all(name in str(caught.value) for name in (*BUILT_IN, "toy"))
+    assert "majlis, tazjel, bloot352, bloot7, toy" in str(caught.value)
 
 
 def test_import_command(tmp_path: Path) -> None:
