@@ -33,10 +33,12 @@ from baloot_conformance.rules.loading import load_ruleset
 LOGS = Path(__file__).parent / "data" / "peer-logs" / "bloot7"
 BLOOT7 = load_ruleset("bloot7")
 
-#: The hands that do not pass, by seed: the hand and the root rules of its divergences. All
-#: three are wrong Sawa claims after which the claimant's opponents swept the tricks played
-#: out: the controller banks the Kaboot (44 or 25 and the projects), where the hand a wrong
-#: claim ends scores the round value (claims.sawa; the profile's notes).
+#: The hands that do not pass, by seed: each is ``known-defect``, explained by the defect the
+#: profile lists for it. All three are wrong Sawa claims after which the claimant's opponents
+#: swept the tricks played out: the controller banks the Kaboot (44 or 25 and the projects),
+#: where a hand that a wrong claim ends scores the round value (claims.sawa) and the total
+#: follows (game.target).
+DEFECT = "wrong-sawa-scored-as-played-out"
 FAILING = {
     1: {"h4": ["claims.sawa"]},  # Sun, claimed before trick 1: 44 + 30 = 74, not 26 + 30
     24: {"h9": ["claims.sawa"]},  # Sun, claimed before trick 4: 44 + 4 = 48, not 26 + 4
@@ -116,13 +118,19 @@ def test_the_logs_are_there() -> None:
 def test_every_hand_passes_under_the_profile_but_the_engines_defects(path: Path) -> None:
     verdicts = _verdicts(path)
     assert verdicts and all(v.status != "error" for v in verdicts)
-    assert _failed(verdicts) == FAILING.get(_seed(path), {})
+    expected = FAILING.get(_seed(path), {})
+    assert _failed(verdicts) == expected
+    defects = {v.position: (v.status, v.defects) for v in verdicts if v.status != "pass"}
+    assert defects == {hand: ("known-defect", (DEFECT,)) for hand in expected}
     assert all(not v.unchecked for v in verdicts)  # every hand is checked in full
 
 
-def test_the_failing_hands_are_explained_in_the_profile() -> None:
-    notes = BLOOT7.claims.sawa.notes or ""
-    assert "After a wrong claim it lets the hand play" in notes and "defects" in notes
+def test_the_defect_is_listed_in_the_profile_with_its_witnesses() -> None:
+    defect = next(d for d in BLOOT7.defects if d.id == DEFECT)
+    assert defect.rule == "claims.sawa"
+    for seed, hands in FAILING.items():
+        (hand,) = hands
+        assert f"seed {seed}, hand {hand[1:]}" in defect.witness
 
 
 def _log(seed: int) -> Any:
