@@ -36,16 +36,18 @@ Placed as:
   ``outcome`` of its ``judgedTeam`` → ``= result`` (the buyer made it when the judged side
   is the buyer's and won, or is the other side and lost; ``tie`` as ``tie``); the sheet's
   ``kaboot`` → ``= kaboot``; ``gained`` (what the match banks) → ``= score``;
-  ``totalsAfter`` → ``= total``; the log's ``winner`` → ``= winner`` after the last hand;
+  ``totalsAfter`` → ``= total``; the log's ``winner``, when ``matchOver``, → ``= winner``
+  after the last hand; a round dealt again after an all-pass (``redealt``) → its calls,
+  ``= contract none`` and its ``= total``;
 - as comments, because no claim means the same: the sheet's ``abnat`` (cards, the last trick
   and the raw projects and Baloot of each side: what the contract is decided on), its
   ``projects`` (the projects that count and the Baloot, listed under their owner whoever
   the outcome gives them to) and ``result.projectPoints`` (their game points after the
   outcome, Baloot included).
 
-**Sawa.** The controller offers السوا to seat 0 only; ``sawa`` → a ``sawa`` line where seat 0
-claimed (before the first card of trick ``sawa.trick``) and ``sawa.ok`` (the engine's
-``sawaHolds``) → ``= sawa right|wrong``. In the kit a Sawa ends the hand, while the engine
+**Sawa.** The controller offers السوا to seat 0 only; ``sawa`` → a ``sawa`` line of its
+``seat`` where it claimed (before the first card of trick ``sawa.trick``) and ``sawa.ok`` (the
+engine's ``sawaHolds``) → ``= sawa right|wrong``. In the kit a Sawa ends the hand, while the engine
 plays it out: after a right claim the claimant's side plays the engine's ``sawaMove`` line
 and takes every trick left, after a wrong one every seat plays on and the controller then
 gives the claimant's opponents the whole hand (``gained``, ``sheetAfterWrongSawa``). So the
@@ -73,9 +75,9 @@ again, checked to agree); ``balootHolder``, ``balootDeclared`` and ``result.balo
 raw points times the mode's display factor), ``gamePoints`` (``gained``, unless a wrong Sawa),
 ``tricksWon``; the sheet's ``ground``, ``result``, ``winner``, ``double`` and ``judgedTeam``
 beside its outcome; the driver's ``handResult``, ``kabootTeam``, ``buyerMade`` and
-``qahwaEndsMatch``; the Sawa's ``seat`` (always seat 0), ``trick``, ``cardsLeft`` and
-``handsAtClaim`` (the cards not yet played); the log's ``matchOver``, ``qahwa`` and ``final``
-(the last hand's claims), ``seconds`` and ``sawaSolverSeconds``.
+``qahwaEndsMatch``; the Sawa's ``cardsLeft`` and ``handsAtClaim`` (the cards not yet played);
+the log's ``qahwa`` and ``final`` (the last hand's claims), ``seconds`` and
+``sawaSolverSeconds``.
 """
 
 from __future__ import annotations
@@ -221,7 +223,7 @@ def _round(node: Node, winner: str | None) -> list[str]:
     doubling.done()
     lines += _projects(node["projects"])[0]
     sawa = node.get("sawa")
-    claim = _sawa(sawa) if sawa is not None else None
+    claim = _Claim(sawa) if sawa is not None else None
     lines += _plays(node, deck, claim)
     node.ignore("balootHolder", "balootDeclared")
     lines += _outcome(node, claim, winner)
@@ -417,10 +419,6 @@ def _check_tricks(node: Node, plays: list[Node]) -> None:
         if _seat(trick["winner"]) != _seat(winner):
             raise trick["winner"].error(f"trick {number}'s winner differs from 'plays'")
         trick.done()
-
-
-def _sawa(node: Node) -> _Claim:
-    return _Claim(node)
 
 
 def _result_word(sheet: Node, buyer: str) -> str:
