@@ -9,13 +9,15 @@ from typing import Any
 
 import pytest
 
-from baloot_conformance.cards import Rank
+from baloot_conformance.cards import Rank, Suit
 from baloot_conformance.compare.variants import rule_variants
+from baloot_conformance.engine.model import Contract
+from baloot_conformance.engine.table_talk import penalty_score
 from baloot_conformance.errors import SpecError
 from baloot_conformance.resources import spec_path
 from baloot_conformance.rules import model
 from baloot_conformance.rules.formula import Formula
-from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.loading import isolate, load_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
 
 SAUDI_TEXT = spec_path("rulesets", "saudi.yaml").read_text(encoding="utf-8")
@@ -117,6 +119,26 @@ def test_the_saudi_penalties_give_the_worked_numbers(
         saudi.claims.sawa.wrong,
     ):
         assert penalty(formula, **values) == expected
+
+
+def test_a_penalty_may_give_the_scoring_side_the_offenders_projects() -> None:
+    # BLOOT7 match log: seed 10, hand 9: a wrong Sawa in Hokum, the claimant's side's sira
+    # goes to the other side (16 + 4); seed 8, hand 6: at the Gahwa, x4 and the fifty unmultiplied.
+    saudi = load_ruleset("saudi")
+    formula = "round_value * level + (projects + offender_projects) * (if level == 2 then 2 else 1)"
+    rule = {**saudi.document["claims"]["sawa"], "wrong": formula, "examples": []}
+    derived = isolate(saudi, {"claims.sawa": rule})
+    assert derived is not None
+    sawa = derived.claims.sawa
+    assert penalty(sawa.wrong, round_value=16, offender_projects=4) == 20
+    assert penalty(sawa.wrong, round_value=16, level=4, offender_projects=5) == 69
+    assert penalty(sawa.wrong, round_value=26, level=2, projects=10) == 72
+    assert penalty(saudi.claims.sawa.wrong, round_value=16, offender_projects=4) == 16
+    # The engine gives the variable the offending side's counted projects: NS's sira, EW scoring.
+    contract = Contract("hokum", Suit.SPADES, 0, 0)
+    args = (sawa.id, 1, (40, 20), (3, 2), 0, 4, None)
+    assert penalty_score(derived, contract, sawa.wrong, *args).game_points == (0, 20)
+    assert penalty_score(saudi, contract, saudi.claims.sawa.wrong, *args).game_points == (0, 16)
 
 
 def test_tazjel_takes_a_sawa_on_lead_with_four_cards_and_penalises_a_wrong_one_as_a_qayd() -> None:

@@ -315,6 +315,18 @@ def test_a_round_2_pass_bars_ashkal_later_in_the_round_under_majlis() -> None:
     assert a.result is not None and a.result.ashkal
 
 
+def test_ashkal_never_over_the_partners_hokum_under_not_vs_partner_hokum() -> None:
+    # 7oossam/bloot (bidding.ts legalCalls): on one's own turn, or over the other side's Hokum.
+    rule = replace(SAUDI.bidding.ashkal_eligibility, when="not_vs_partner_hokum")
+    rules = with_bidding(SAUDI, ashkal_eligibility=rule)
+    reason = illegal(calls(auction(rules), "N hokum", "W pass"), "S ashkal").reason
+    assert "partner's pending Hokum" in reason  # N is S's partner
+    calls(auction(SAUDI), "N hokum", "W pass", "S ashkal")  # any_time: allowed
+    calls(auction(rules), "N pass", "W hokum", "S ashkal")  # over an opponent's Hokum
+    b = calls(auction(rules), "N pass", "W pass", "S ashkal")  # on its own turn
+    assert b.result is not None and b.result.ashkal
+
+
 # --- Kawesh ---------------------------------------------------------------------------------
 
 

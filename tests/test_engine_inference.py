@@ -22,6 +22,7 @@ MATCHES = {
     "tazjel": "tazjel/t2.json.gz",
     "majlis": "majlis/m2.json.gz",
     "bloot352": "bloot352/x3.json.gz",
+    "bloot7": "bloot7/b2.json.gz",
 }
 
 

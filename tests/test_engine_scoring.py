@@ -23,7 +23,7 @@ from baloot_conformance.engine.scoring import (
     card_points_to_game_points,
     score_hand,
 )
-from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.loading import isolate, load_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
 
 N, W, S, E = 0, 1, 2, 3
@@ -497,6 +497,20 @@ def test_the_swept_side_keeps_its_projects_under_tazjel() -> None:
     facts = hand("hokum", (162, 0), projects=(EW, 100, 10))
     assert score("tazjel", facts).game_points == (25, 10)
     assert score("saudi", facts).game_points == (25, 0)
+
+
+def test_the_swept_sides_projects_may_go_to_the_sweeper() -> None:
+    # scoring.kaboot.projects: to_sweeper (BLOOT7 match log: seed 6, hand 5: 44 + 20).
+    saudi = ruleset("saudi")
+    kaboot = {**saudi.document["scoring"]["kaboot"], "projects": "to_sweeper"}
+    sweeper = isolate(saudi, {"scoring.kaboot": kaboot})
+    assert sweeper is not None
+    facts = hand("sun", (130, 0), projects=(EW, 100, 20))
+    assert score_hand(sweeper, facts).game_points == (64, 0)
+    assert score_hand(sweeper, facts).projects == (100, 0)
+    assert score("saudi", facts).game_points == (44, 0)
+    own = hand("hokum", (0, 162), last=EW, projects=(EW, 20, 2))  # its own, as under added
+    assert score_hand(sweeper, own).game_points == score("saudi", own).game_points == (0, 27)
 
 
 def test_a_raised_kaboot_multiplies_only_its_projects_under_majlis() -> None:

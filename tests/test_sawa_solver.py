@@ -355,3 +355,55 @@ def test_an_impossible_position_is_refused() -> None:
         judge_sawa(SUN, deal("AH", "7H", "8H", "9H TH"), (), 0, 7, 0, False)
     with pytest.raises(ValueError, match="twice"):
         judge_sawa(SUN, deal("AH", "AH", "8H", "9H"), (), 0, 7, 0, False)
+
+
+def holds_with_partner(
+    rules: PlayRules, hands: list[CardSet], trick: tuple[int, ...], leader: Seat, claimant: Seat
+) -> bool:
+    """The AND-OR recursion of ``own_cards_partner_helps``: the claimant's side chooses its
+    cards, and only a trick the claimant himself wins keeps the claim."""
+    seat = (leader + len(trick)) % 4
+    if not trick and not hands[leader]:
+        return True
+    side = seat % 2 == claimant % 2
+    for card in bits(rules.legal(hands[seat], trick, leader)):
+        hands[seat] ^= 1 << card
+        played = (*trick, card)
+        if len(played) == 4:
+            winner = (leader + rules.winner(played)) % 4
+            value = winner == claimant and holds_with_partner(rules, hands, (), winner, claimant)
+        else:
+            value = holds_with_partner(rules, hands, played, leader, claimant)
+        hands[seat] ^= 1 << card
+        if value == side:
+            return side
+    return not side
+
+
+def test_with_the_partner_playing_along_the_solver_agrees_with_the_brute_force() -> None:
+    """``own_cards_partner_helps`` lies between the other two readings: right whenever
+    ``own_cards`` is, never when ``side`` is not, and exactly as the brute force says."""
+    differs = Counter[str]()
+    for number, position in enumerate(sample()):
+        hand = position.hand
+        assert hand.play_rules is not None
+        args = (hand.play_rules, hand.hands, hand.trick, hand.leader, hand.tricks_done)
+        helped = judge_sawa(*args, position.claimant, True, True)
+        expected = holds_with_partner(
+            hand.play_rules, list(hand.hands), hand.trick, hand.leader, position.claimant
+        )
+        assert helped.right == expected, (number, position, helped)
+        own = judge_sawa(*args, position.claimant, True).right
+        side = judge_sawa(*args, position.claimant, False).right
+        assert own <= helped.right <= side, (number, position)
+        differs.update(["own" * (own != helped.right) or "side" * (side != helped.right)])
+    assert differs["own"] >= 10 and differs["side"] >= 10, differs
+
+
+def test_a_partner_playing_along_keeps_out_of_the_claimants_way() -> None:
+    # N leads KH then AS; S holds AH and 7H: defending, S takes KH with AH; along, S plays 7H
+    # (so under BLOOT7's reading; its match log of seed 12, hand 5 has the like at trick 8).
+    hands = deal("KH AS", "8H 8S", "AH 7H", "9H 9S")
+    assert not judge_sawa(SUN, hands, (), 0, 6, 0, True).right
+    assert judge_sawa(SUN, hands, (), 0, 6, 0, True, True).right
+    assert judge_sawa(SUN, hands, (), 0, 6, 0, False).right

@@ -337,6 +337,12 @@ class Auction:
             self.pending is None or team(self.pending[0]) == team(seat)
         ):
             return "Ashkal may only answer an opponent's pending Hokum"
+        if (
+            rule.when == "not_vs_partner_hokum"
+            and self.pending is not None
+            and team(self.pending[0]) == team(seat)
+        ):
+            return "Ashkal may not answer the partner's pending Hokum"
         if self.round in rule.after_pass and seat in self.passed:
             return f"{SEAT_NAMES[seat]} passed in round {self.round} and may not say Ashkal after"
         return ""

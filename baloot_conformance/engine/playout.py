@@ -180,9 +180,10 @@ def _table_talk(hand: Hand, rng: random.Random, policy: Policy) -> Action | None
         if _allowed(hand, claim):
             play = hand.play_rules
             assert play is not None
-            own = rules.claims.sawa.forced == "own_cards"
+            forced = rules.claims.sawa.forced
+            own, helps = forced != "side", forced == "own_cards_partner_helps"
             right = judge_sawa(
-                play, hand.hands, hand.trick, hand.leader, hand.tricks_done, seat, own
+                play, hand.hands, hand.trick, hand.leader, hand.tricks_done, seat, own, helps
             ).right
             if right or rng.random() < 1 / 3:
                 return claim

@@ -185,15 +185,18 @@ def _shape(tables: _Tables, suit: int, word: int) -> int:
 class _Solver:
     """One judgement: the search, its table and its node count."""
 
-    def __init__(self, rules: PlayRules, claimant: Seat, own_cards: bool) -> None:
+    def __init__(
+        self, rules: PlayRules, claimant: Seat, own_cards: bool, partner_helps: bool = False
+    ) -> None:
         tables = _tables(rules)
         self.tables = tables
         side = claimant & 1
         #: The seats whose winning a trick keeps the claim alive.
         self.ok = tuple(s == claimant if own_cards else s & 1 == side for s in range(4))
         #: The seats whose cards the claim chooses: the claimant's side, or for
-        #: ``own_cards`` the claimant alone (his cards must win whatever the other three play).
-        self.chooses = self.ok
+        #: ``own_cards`` the claimant alone (his cards must win whatever the other three play)
+        #: unless his partner plays along (``partner_helps``).
+        self.chooses = tuple(s & 1 == side for s in range(4)) if partner_helps else self.ok
         self.nodes = 0
         self.table: dict[tuple[int, int, int, int, int], bool] = {}
         self.search = self._build(own_cards)
@@ -376,6 +379,7 @@ def judge_sawa(
     tricks_done: int,
     claimant: Seat,
     own_cards: bool,
+    partner_helps: bool = False,
 ) -> SawaJudgement:
     """Judge ``claimant``'s Sawa in a position seen by the referee.
 
@@ -383,13 +387,15 @@ def judge_sawa(
     current trick, led by ``leader``; ``tricks_done`` tricks are complete. The claim is that
     the claimant's side (``own_cards``: the claimant's own card) wins every remaining trick,
     the current one included. Right iff the side has a way to play that does so against every
-    legal defence.
+    legal defence. Under ``own_cards`` the partner defends too, unless ``partner_helps``: then
+    he plays the cards that let the claimant win (``claims.sawa`` ``forced:
+    own_cards_partner_helps``).
 
     Raises:
         ValueError: the position is impossible (cards held twice, wrong counts).
     """
     _check(hands, trick, leader, tricks_done)
-    solver = _Solver(rules, claimant, own_cards)
+    solver = _Solver(rules, claimant, own_cards, partner_helps)
     search = solver.search
     start = list(hands)
     if trick:

@@ -21,9 +21,10 @@ Where the rules leave a case open, this module decides as follows (the rule tabl
   of a raised hand or of a Kaboot scores 0 except its own Baloot, and
   ``scoring.kaboot.projects: ignored`` drops the sweeping side's projects but not its Baloot.
 - In a Kaboot only the sweeping side's projects can count (``projects: added``), or the
-  comparison winner's whichever side it is (``each_side``); otherwise the swept side's projects
-  score for nobody. ``raised: flat`` means the raise does not touch a Kaboot at all (value and
-  projects unmultiplied); ``multiplied`` scores it like a raised hand with the Kaboot value in
+  comparison winner's whichever side it is (``each_side``), or the comparison winner's for the
+  sweeping side (``to_sweeper``); otherwise the swept side's projects score for nobody.
+  ``raised: flat`` means the raise does not touch a Kaboot at all (value and projects
+  unmultiplied); ``multiplied`` scores it like a raised hand with the Kaboot value in
   place of the round value (value x level, projects by ``scoring.raised.project_multiplier``);
   ``projects_multiplied`` multiplies the projects only. A reverse Kaboot is never multiplied,
   projects included.
@@ -300,8 +301,11 @@ def _score_kaboot(
     project_raw = [0, 0]
     points = [0, 0]
     owner = facts.project_team
+    if owner is not None and kaboot.projects == "to_sweeper":
+        owner = sweeper  # the swept side's counted projects too
     if owner is not None and (
-        (kaboot.projects == "added" and owner == sweeper) or kaboot.projects == "each_side"
+        (kaboot.projects in ("added", "to_sweeper") and owner == sweeper)
+        or kaboot.projects == "each_side"
     ):
         factor = _project_multiplier(ruleset, contract.level) if projects_multiplied else 1
         points[owner] += facts.project_points * factor

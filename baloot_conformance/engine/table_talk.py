@@ -182,14 +182,19 @@ def check_sawa(
         )
 
 
-def sawa_words(seat: Seat, right: bool, line: str, own_cards: bool) -> str:
+def sawa_words(
+    seat: Seat, right: bool, line: str, own_cards: bool, partner_helps: bool = False
+) -> str:
     """A judged Sawa in a player's words: the claim, the verdict and the solver's line."""
     who = SEAT_NAMES[seat]
+    helping = " (its partner playing along)" if partner_helps else ""
     if right:
         claim = "its own cards win" if own_cards else "its side wins"
-        return f"{who}'s Sawa is right: {claim} every trick left against any defence; {line}"
+        return (
+            f"{who}'s Sawa is right: {claim} every trick left{helping} against any defence; {line}"
+        )
     denial = "its own cards do not win" if own_cards else "its side does not win"
-    return f"{who}'s Sawa is wrong: {denial} every trick left; {line}"
+    return f"{who}'s Sawa is wrong: {denial} every trick left{helping}; {line}"
 
 
 # --- fouls ---------------------------------------------------------------------------------
@@ -287,6 +292,7 @@ def penalty_score(
         "projects": project_points if project_team == scorer else 0,
         "baloot": rules.projects.baloot.game_points if baloot_team == scorer else 0,
         "offender_tricks": tricks[1 - scorer],
+        "offender_projects": project_points if project_team == 1 - scorer else 0,
     }
     try:
         value = formula.evaluate_int(env)
@@ -444,10 +450,13 @@ def _judge_sawa(hand: HandState, seat: Seat) -> None:
     rule = hand.rules.claims.sawa
     rules = hand.play_rules
     assert rules is not None
-    own = rule.forced == "own_cards"
-    judged = judge_sawa(rules, hand.hands, hand.trick, hand.leader, hand.tricks_done, seat, own)
+    own, helps = rule.forced != "side", rule.forced == "own_cards_partner_helps"
+    judged = judge_sawa(
+        rules, hand.hands, hand.trick, hand.leader, hand.tricks_done, seat, own, helps
+    )
     words = line_words(judged, hand.tricks_done, hand.trick, hand.leader)
-    hand.claim = Judged("sawa", seat, judged.right, sawa_words(seat, judged.right, words, own))
+    reason = sawa_words(seat, judged.right, words, own, helps)
+    hand.claim = Judged("sawa", seat, judged.right, reason)
     if hand.trace is not None:
         hand.trace.hit(rule.id)
     side = team(seat)

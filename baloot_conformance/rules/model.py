@@ -42,6 +42,7 @@ PENALTY_VARIABLES: dict[str, Literal["number", "bool"]] = {
     "projects": "number",
     "baloot": "number",
     "offender_tricks": "number",
+    "offender_projects": "number",
 }
 SUN_DOUBLING_VARIABLES: dict[str, Literal["number", "bool"]] = {
     "buyer_total": "number",
@@ -307,7 +308,7 @@ class AshkalEligibility(Rule):
     seats: tuple[int, ...]
     """Bidding positions (1 = the dealer's right ... 4 = the dealer) that may say Ashkal."""
     rounds: tuple[int, ...]
-    when: Literal["any_time", "vs_opposing_hokum"]
+    when: Literal["any_time", "vs_opposing_hokum", "not_vs_partner_hokum"]
     ace_faceup: Literal["forbidden", "allowed"]
     ineligible: Literal["refused", "counts_as_sun"]
     """What an Ashkal said by a player who may not say it is: an illegal call, or a Sun."""
@@ -607,7 +608,7 @@ class Failure(Rule):
 class Kaboot(Rule):
     sun: int
     hokum: int
-    projects: Literal["added", "ignored", "each_side"]
+    projects: Literal["added", "ignored", "each_side", "to_sweeper"]
     raised: Literal["flat", "multiplied", "projects_multiplied"]
     swept_baloot: Literal["kept", "lost"]
     faceup_ace: int | None
@@ -667,7 +668,7 @@ class Sawa(Rule):
     """Who may claim: the player to play, only the player to lead a trick, or nobody."""
     max_tricks: int
     """The most tricks that may remain (the current one counted) when a Sawa is claimed."""
-    forced: Literal["side", "own_cards"]
+    forced: Literal["side", "own_cards", "own_cards_partner_helps"]
     """What must be forced: the claimant's side wins every remaining trick, or the
     claimant's own cards win each of them."""
     view: Literal["as_dealt"]

@@ -426,7 +426,8 @@ LEVELS = (1, 2, 3, 4)
 def _penalty_domain(data: Mapping[str, Any]) -> list[dict[str, list[int]]]:
     """Each contract's values of the penalty variables, from the ruleset's own numbers: its
     round value and Kaboot, 1 to 4 for the level, 0 up to :data:`PROJECTS_BOUND` times its
-    largest project for the projects, 0 or the Baloot's game points (Hokum only), 0 to 8 tricks.
+    largest project for either side's projects (never both: one side's count), 0 or the
+    Baloot's game points (Hokum only), 0 to 8 tricks.
     """
     scoring, projects = data["scoring"], data["projects"]
     domains = []
@@ -448,6 +449,7 @@ def _penalty_domain(data: Mapping[str, Any]) -> list[dict[str, list[int]]]:
                 "projects": list(range(PROJECTS_BOUND * largest + 1)),
                 "baloot": sorted(set(baloot)),
                 "offender_tricks": list(range(9)),
+                "offender_projects": list(range(PROJECTS_BOUND * largest + 1)),
             }
         )
     return domains
@@ -463,7 +465,10 @@ def _domain(
         for values in _penalty_domain(data):
             used = [name for name in values if name in formula.variables]
             for combination in itertools.product(*(values[name] for name in used)):
-                yield dict(zip(used, combination, strict=True))
+                env = dict(zip(used, combination, strict=True))
+                if env.get("projects") and env.get("offender_projects"):
+                    continue  # only one side's projects count
+                yield env
     elif variables is model.CONVERSION_VARIABLES:
         yield from (
             {"raw": raw, "other_raw": total - raw, "is_buyer": buyer, "takes_risk": risk}
