@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from baloot_conformance.cards import CARDS, Suit, parse_card
+from baloot_conformance.compare.witness import verdicts
 from baloot_conformance.engine import projects as projects_
 from baloot_conformance.engine.actions import (
     Action,
@@ -29,9 +31,10 @@ from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import IllegalAction, card_set, next_seat
 from baloot_conformance.engine.playout import choose, random_game, random_hand
 from baloot_conformance.engine.scoring import HandResult
-from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
+from baloot_conformance.rules.loading import derive_ruleset, load_ruleset, shipped_rulesets
 from baloot_conformance.rules.ruleset import Ruleset
 
+ROOT = Path(__file__).resolve().parent.parent
 SAUDI = load_ruleset("saudi")
 N, W, S, E = 0, 1, 2, 3
 
@@ -551,3 +554,54 @@ def test_legal_actions_are_exactly_what_push_accepts(name: str) -> None:
                 else:
                     assert action in legal, action
             hand.push(choose(hand, rng))
+
+
+def in_turn(rules: Ruleset) -> Ruleset:
+    """``rules`` with the raises asked in turn [doubling.window], as majlis-baloot asks them."""
+    window = {
+        "statement": "The raises are asked in turn from the dealer's right.",
+        "sources": ["MAJLIS"],
+        "option": "in_turn",
+    }
+    return derive_ruleset(rules, {"doubling.window": window}, f"{rules.id}-in-turn")
+
+
+def test_raises_asked_in_turn_from_the_dealers_right() -> None:
+    hand = completed(in_turn(load_ruleset("majlis")))  # E deals, N buys: W is asked first
+    assert {str(a) for a in hand.legal_actions() if isinstance(a, Raise)} == {
+        "raise W double",
+        "raise W pass",
+    }
+    with pytest.raises(IllegalAction) as caught:
+        hand.push(Raise(E, "double"))
+    assert caught.value.rule_id == "doubling.window"
+    assert "W is asked first" in caught.value.reason
+    hand.push(Raise(W, "pass"))
+    with pytest.raises(IllegalAction):
+        hand.push(Raise(W, "double"))  # his pass handed the question to E
+    hand.push(Raise(E, "double"))
+    hand.push(Lock(E, True))  # the lock goes with the Double, before N speaks
+    hand.push(Raise(N, "pass"))  # the buyer's pass ends the raises for everyone
+    assert hand.contract is not None and (hand.contract.level, hand.contract.locked) == (2, True)
+    assert not [a for a in hand.legal_actions() if isinstance(a, (Raise, Lock))]
+
+
+def test_a_lock_not_chosen_with_its_raise_lapses_when_raises_are_asked_in_turn() -> None:
+    majlis = load_ruleset("majlis")
+    for rules, lapses in ((majlis, False), (in_turn(majlis), True)):
+        hand = completed(rules)
+        hand.push(Raise(W, "double"))
+        hand.push(Raise(N, "pass"))
+        assert hand.can_lock(W) is not lapses
+
+
+def test_a_majlis_fixture_shows_the_raises_asked_in_turn() -> None:
+    """majlis.scoring.failure-1 has E double before W, whom majlis-baloot asks first (dealer
+    E, buyer N): it passes under majlis 2 and fails at that Double under the in-turn window."""
+    path = ROOT / "fixtures" / "majlis" / "majlis.scoring.failure-1.btn"
+    text = path.read_text(encoding="utf-8")
+    majlis = load_ruleset("majlis")
+    assert [v.status for v in verdicts(text, majlis)] == ["pass", "pass"]
+    verdict = verdicts(text, in_turn(majlis))[0]
+    root = next(d for d in verdict.divergences if d.root)
+    assert (verdict.status, root.rule_id, root.position) == ("fail", "doubling.window", "h1.bid6")

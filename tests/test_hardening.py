@@ -355,3 +355,17 @@ def test_formula_limits(formula: str, message: str) -> None:
 
     with pytest.raises(FormulaError, match=message):
         parse_formula(formula, CONVERSION_VARIABLES)
+
+
+def test_a_folder_named_like_a_shipped_ruleset_does_not_shadow_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An engine's checkout is often a folder named as its profile (/tmp/bloot352, ./tazjel):
+    # a bare id still names the shipped ruleset, a path the folder.
+    (tmp_path / "tazjel").mkdir()
+    (tmp_path / "saudi").write_text("not a ruleset\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert run("spec", "show", "tazjel")[0] == 0
+    assert run("spec", "show", "saudi@1")[0] == 0
+    code, _, err = run("spec", "validate", "./tazjel")
+    assert code == 2 and "is a folder, not a ruleset" in err

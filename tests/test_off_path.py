@@ -160,7 +160,7 @@ def test_a_file_name_cannot_forge_a_report_line(tmp_path: Path) -> None:
         ("saudi@3", "'saudi@3' asks for saudi 3.x, but this kit has saudi 1.2.0 only"),
         ("saudi@0", "'saudi@0' asks for saudi 0.x, but this kit has saudi 1.2.0 only"),
         ("saudi@x", "'saudi@x': what follows '@' is a major version, a number"),
-        ("majlis@1", "'majlis@1' asks for majlis 1.x, but this kit has majlis 2.1.0 only"),
+        ("majlis@1", "'majlis@1' asks for majlis 1.x, but this kit has majlis 2.2.0 only"),
     ],
 )
 def test_a_major_version_that_does_not_exist_is_refused(

@@ -279,6 +279,7 @@ def test_json_lines_records_and_values() -> None:
         "divergences",
         "unchecked",
         "latent_fouls",
+        "defects",
     ]
     assert (failed["path"], failed["position"], failed["status"]) == (B, "h2", "fail")
     assert failed["location"] == {"path": B, "line": 30, "column": 1}
@@ -301,12 +302,14 @@ def test_json_lines_records_and_values() -> None:
         "files": 2,
         "hands": 5,
         "passed": 3,
+        "known_defects": 0,
         "failed": 1,
         "errors": 1,
         "unreadable": 0,
         "divergences": 3,
         "stopped": None,
         "not_checked": [],
+        "defects_fail": False,
         "ok": False,
     }
 
@@ -371,6 +374,9 @@ def hand_from_record(record: dict[str, Any]) -> HandVerdict:
         location=location_from(record["location"]),
         events=record["events"],
         claims=record["claims"],
+        unchecked=tuple(record["unchecked"]),
+        latent_fouls=tuple(record["latent_fouls"]),
+        defects=tuple(record["defects"]),
     )
 
 

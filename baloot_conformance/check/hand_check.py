@@ -5,7 +5,9 @@
 :func:`~baloot_conformance.check.claims.judge_claim`, in the transcript's order, so that each
 claim is judged where it stands. At the end of the hand come the claims that ``--require``
 demands and the hand's verdict; the game goes on from the transcript's own running total.
-Every hand the fast lane does not pass comes here, and every report's divergences.
+Every hand the fast lane does not pass comes here, and every report's divergences. A hand
+whose divergences all follow from engine defects the ruleset lists (under their rules, where
+their ``when`` holds) is ``known-defect``.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from baloot_conformance import btn
 from baloot_conformance.check.claims import claimed_total, judge_claim
 from baloot_conformance.check.events import PLAYS_OF, HandChecker, ReplayStop
 from baloot_conformance.check.verdicts import Divergence, DivergenceKind, HandVerdict
-from baloot_conformance.engine.actions import FoulCall
+from baloot_conformance.engine.actions import FoulCall, SawaClaim
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.model import IllegalAction, Seat
 from baloot_conformance.errors import FormulaError, Location
+from baloot_conformance.rules.model import DefectCondition
 from baloot_conformance.rules.ruleset import Ruleset
 
 #: What ``--require`` can demand, for a strict gate: the claims, and the auction (a hand
@@ -170,11 +173,12 @@ def verdict_at(
             claims=checker.claims,
             unchecked=tuple(checker.unchecked),
         )
+    defects = explaining_defects(checker)
     return HandVerdict(
         checker.path,
         checker.ruleset_name,
         position,
-        "fail" if checker.divergences else "pass",
+        "known-defect" if defects else "fail" if checker.divergences else "pass",
         tuple(checker.divergences),
         error=stopped,
         location=location,
@@ -182,7 +186,46 @@ def verdict_at(
         claims=checker.claims,
         unchecked=tuple(checker.unchecked),
         latent_fouls=latent_fouls(checker, position),
+        defects=defects,
     )
+
+
+def explaining_defects(checker: HandChecker) -> tuple[str, ...]:
+    """The ids of the ruleset's listed engine defects that explain the hand's divergences,
+    when every one of them falls under some defect's rule (or a rule it ``shows``) in a hand
+    where that defect's ``when`` holds; else ``()``: one divergence no defect explains makes
+    the hand a plain failure."""
+    defects = checker.rules.defects
+    if not checker.divergences or not defects:
+        return ()
+    holding = _conditions(checker)
+    used: set[str] = set()
+    for divergence in checker.divergences:
+        defect = next((d for d in defects if d.explains(divergence.rule_id, holding)), None)
+        if defect is None:
+            return ()
+        used.add(defect.id)
+    return tuple(d.id for d in defects if d.id in used)
+
+
+def _conditions(checker: HandChecker) -> frozenset[DefectCondition]:
+    """Which of the conditions a defect's ``when`` may name hold for the hand."""
+    holding: set[DefectCondition] = set()
+    earlier = [r for r in checker.game.results if r is not checker.result]
+    if all(r.score is None for r in earlier):
+        holding.add("no_hand_scored_yet")
+    engine = checker.engine
+    if engine is not None:
+        if any(isinstance(a, SawaClaim) for a in engine.history):
+            holding.add("sawa")
+        if any(isinstance(a, FoulCall) for a in engine.history):
+            holding.add("foul_call")
+        if engine.contract is not None and engine.contract.level > 1:
+            holding.add("raised")
+    score = checker.result.score if checker.result is not None else None
+    if score is not None and score.kaboot_team is not None:
+        holding.add("kaboot")
+    return frozenset(holding)
 
 
 def latent_fouls(checker: HandChecker, position: str) -> tuple[str, ...]:

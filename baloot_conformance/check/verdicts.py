@@ -1,7 +1,9 @@
 """Conformance verdicts: what the kit concluded about each hand of a transcript.
 
 A hand's verdict is ``pass`` (every event legal, every claim right), ``fail`` (one or more
-divergences) or ``error`` (the hand cannot be replayed at all). A :class:`Divergence` says
+divergences), ``known-defect`` (divergences, every one of them explained by an engine defect
+the ruleset lists: counted apart, never a pass) or ``error`` (the hand cannot be replayed at
+all). A :class:`Divergence` says
 where (position and ``file:line:col``), which rule, what kind, what was expected and what the
 engine claimed, in a sentence a player understands. Reports (:mod:`baloot_conformance.report`)
 render these objects and compute nothing themselves; every object here pickles as its fields,
@@ -16,7 +18,7 @@ from typing import Any, Literal
 from baloot_conformance.check.table import Table
 from baloot_conformance.errors import Location, by_fields
 
-Status = Literal["pass", "fail", "error"]
+Status = Literal["pass", "fail", "known-defect", "error"]
 
 
 DivergenceKind = Literal["illegal_event", "wrong_claim", "missing_claim", "missing_event"]
@@ -76,6 +78,9 @@ class HandVerdict:
     latent_fouls: tuple[str, ...] = ()
     """The cards that broke a play rule, stood and were never called (where ``play.fouls``
     lets them stand), one phrase each: ``h2.t3.p2 play.follow_suit: ...``."""
+    defects: tuple[str, ...] = ()
+    """For a ``known-defect`` hand: the ids of the ruleset's defects that explain its
+    divergences, in the order they are listed."""
 
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
         return by_fields(self)
@@ -108,10 +113,20 @@ class RunSummary:
     """Where a ``--fail-fast`` run stopped (``file h3``), or ``None`` when it ran to its end."""
     not_checked: tuple[str, ...] = ()
     """The files a stopped run never opened."""
+    known_defects: int = 0
+    """Hands whose divergences are all explained by listed engine defects (not counted among
+    ``passed`` or ``failed``)."""
+    defects_fail: bool = False
+    """Whether the run counts a known defect as a failure (``--fail-on-known-defects``)."""
 
     @property
     def ok(self) -> bool:
-        return self.failed == 0 and self.errors == 0 and self.unreadable == 0
+        return (
+            self.failed == 0
+            and self.errors == 0
+            and self.unreadable == 0
+            and not (self.defects_fail and self.known_defects)
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,9 @@ examples:
 
 exit codes: 0 every hand conforms, 1 some hand does not (or cannot be replayed),
 2 usage error or unreadable input (a missing file, a file that is not BTN).
+A hand whose divergences all follow from engine defects the ruleset lists (its
+'defects:') is reported as known-defect, counted apart; it fails the run only with
+--fail-on-known-defects.
 """
 
 
@@ -108,6 +111,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     check.add_argument(
         "--fail-fast", action="store_true", help="stop at the first hand that does not pass"
+    )
+    check.add_argument(
+        "--fail-on-known-defects",
+        action="store_true",
+        help="count a hand explained by the engine defects the ruleset lists (status "
+        "known-defect) as a failure: exit 1 (default: reported and counted apart, exit 0)",
     )
     check.add_argument(
         "--diagram",
@@ -236,10 +245,13 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             and "NO_COLOR" not in os.environ
             and stream.isatty()
         )
-        reporter = make_reporter(args.format, stream, color=bool(color), ruleset=ruleset)
+        defects_fail = bool(args.fail_on_known_defects)
+        reporter = make_reporter(
+            args.format, stream, color=bool(color), ruleset=ruleset, defects_fail=defects_fail
+        )
         reporter.start(header)
         progress = Progress(err)
-        passed = failed = errors = divergences = unreadable = 0
+        passed = failed = known = errors = divergences = unreadable = 0
         pictures = args.diagram or args.format == "html"
         options = (required, pictures, not args.reference_replay, args.format == "json")
         runs = (
@@ -267,9 +279,15 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     passed += 1
                 elif status == "fail":
                     failed += 1
+                elif status == "known-defect":
+                    known += 1
                 else:
                     errors += 1
-                if args.fail_fast and status != "pass":
+                if (
+                    args.fail_fast
+                    and status != "pass"
+                    and (status != "known-defect" or defects_fail)
+                ):
                     stopped = f"{files[opened - 1]} {verdict.position}"
                     break
             broken = bool(problems)  # known once the verdicts are read (they stream)
@@ -279,13 +297,13 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 if args.output or args.format != "text":  # else the report on stdout says it
                     print(f"error: {problem.message}", file=err)
                 reporter.file_error(problem)
-            if args.fail_fast and (failed or errors or unreadable):
+            if args.fail_fast and (failed or errors or unreadable or (defects_fail and known)):
                 stopped = stopped or files[opened - 1]
                 break
         progress.clear()
         summary = RunSummary(
             len(files),
-            passed + failed + errors,
+            passed + failed + known + errors,
             passed,
             failed,
             errors,
@@ -293,6 +311,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             unreadable,
             stopped,
             tuple(files[opened:]) if stopped else (),
+            known_defects=known,
+            defects_fail=defects_fail,
         )
         reporter.finish(summary)
     if unreadable:

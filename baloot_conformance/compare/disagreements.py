@@ -5,7 +5,8 @@ For each rule that some profile changes: the default reading, then each other re
 the rulesets that hold it, their statement, sources and notes (which quote the source texts),
 and a witness hand that tells the reading from the default (see
 :func:`~baloot_conformance.compare.witness.find_witness`). Then the readings no option can
-express yet (the profiles' ``unmodelled``) and what each source leaves unsaid (``silent``).
+express yet (the profiles' ``unmodelled``), the engines' listed defects (``defects``) and what
+each source leaves unsaid (``silent``).
 
 The page is deterministic: the witness search is seeded, so the same rulesets give the same
 page, and a test regenerates it to catch a stale copy.
@@ -149,8 +150,29 @@ def disagreements_markdown(
                 "",
             ]
     out += _unmodelled(profiles)
+    out += _defects(profiles)
     out += _silent(profiles)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _defects(profiles: list[Ruleset]) -> list[str]:
+    rows = [(profile.id, defect) for profile in profiles for defect in profile.defects]
+    out = ["", "## Engine defects", ""]
+    if not rows:
+        return [*out, "None."]
+    out += [
+        "What an engine does that no rulebook would state, listed by its profile: a hand whose "
+        "every divergence follows from one is reported as `known-defect`, never as a pass.",
+        "",
+        "| rule | ruleset | defect | what the engine does | witness |",
+        "|---|---|---|---|---|",
+    ]
+    for ruleset_id, defect in sorted(rows, key=lambda r: (r[1].rule, r[0], r[1].id)):
+        out.append(
+            f"| `{defect.rule}` | `{ruleset_id}` | `{defect.id}` | {_cell(defect.does)} "
+            f"| {_cell(defect.witness)} |"
+        )
+    return out
 
 
 def _unmodelled(profiles: list[Ruleset]) -> list[str]:

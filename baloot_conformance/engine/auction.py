@@ -32,6 +32,7 @@ from typing import Literal
 
 from baloot_conformance.cards import Card, Rank, Suit
 from baloot_conformance.engine.actions import Bid
+from baloot_conformance.engine.deal import first_seat
 from baloot_conformance.engine.model import (
     SEAT_NAMES,
     ContractKind,
@@ -107,8 +108,10 @@ class Auction:
         self.trace = trace
         self.dealer = dealer
         self.faceup = faceup
-        #: The seats in calling order: the dealer's right first, the dealer last.
-        self.order: tuple[Seat, ...] = tuple((dealer + p) % 4 for p in range(1, 5))
+        #: The seats in calling order: the first seat (the dealer's right, or the dealer under
+        #: ``bidding.order`` ``first: dealer``) first, then counter-clockwise.
+        first = first_seat(rules, dealer)
+        self.order: tuple[Seat, ...] = tuple((first + p) % 4 for p in range(4))
         self.round = 1
         self.window: Window = "calls"
         self.speaker = 0
@@ -151,8 +154,9 @@ class Auction:
         return _WINDOW_RULES[self.window]
 
     def position(self, seat: Seat) -> int:
-        """The bidding position of a seat: 1 = the dealer's right ... 4 = the dealer."""
-        return (seat - self.dealer) % 4 or 4
+        """The bidding position of a seat: 1 = the first to call (the dealer's right, the
+        dealer 4) ... 4 = the last."""
+        return self.order.index(seat) + 1
 
     # --- legal calls ----------------------------------------------------------------------
 
@@ -179,7 +183,7 @@ class Auction:
                 legal.append(_bid(seat, "sun"))
                 if not self._ashkal_refusal(seat) or self._ashkal_as_sun():
                     legal.append(_bid(seat, "ashkal"))
-            if self.pending is None or self.window == "hijack":
+            if self.pending is None or self.window == "hijack" or self._hokum_said():
                 if self.round == 1 or self._suit_at_confirmation():
                     legal.append(_bid(seat, "hokum"))
                 else:
@@ -232,6 +236,9 @@ class Auction:
         if call == "pass":
             return
         if call == "hokum":
+            if self.pending is not None and self._hokum_said():
+                self._check_hokum_suit(bid)
+                return
             if self.pending is not None:
                 raise IllegalAction(
                     "bidding.hokum_over_hokum",
@@ -416,6 +423,8 @@ class Auction:
         seat, call = bid.seat, bid.call
         if call == "pass":
             self.passed.add(seat)
+        elif call == "hokum" and self.pending is not None and self._hokum_said():
+            pass  # bidding.hokum_over_hokum "said": the first Hokum stands
         elif call == "hokum":
             suit = None if self._suit_at_confirmation() else bid.suit or self.faceup.suit
             self.pending = (seat, suit)
@@ -437,6 +446,10 @@ class Auction:
         self.speaker += 1
         if self.speaker == 4:
             self._end_of_round()
+
+    def _hokum_said(self) -> bool:
+        """A Hokum over a pending one is said and changes nothing [bidding.hokum_over_hokum]."""
+        return self.rules.bidding.hokum_over_hokum.option == "said"
 
     def _open_claims(self, sun_bidder: Seat) -> None:
         option = self.rules.bidding.sun_priority.in_round(self.round)

@@ -46,16 +46,23 @@ def check_first_deal(
         raise IllegalAction("deal.completion", "the stock holds cards already dealt")
 
 
+def first_seat(rules: Ruleset, dealer: Seat) -> Seat:
+    """The seat dealt first, which calls first and may lead first [bidding.order]: the
+    dealer's right, or the dealer himself (``first: dealer``)."""
+    return dealer if rules.bidding.order.first == "dealer" else (dealer + 1) % 4
+
+
 def deal_from_pack(
     rules: Ruleset, dealer: Seat, pack: Sequence[Card]
 ) -> tuple[tuple[CardSet, CardSet, CardSet, CardSet], Card, tuple[Card, ...]]:
-    """The first round dealt from ``pack`` (top first), in packets from the dealer's right;
-    then the face-up card and the stock the completion comes from."""
+    """The first round dealt from ``pack`` (top first), in packets from the first seat
+    (:func:`first_seat`); then the face-up card and the stock the completion comes from."""
     hands = [0, 0, 0, 0]
     position = 0
+    first = first_seat(rules, dealer)
     for packet in rules.deal.first_round.packets:
-        for offset in range(1, 5):
-            seat = (dealer + offset) % 4
+        for offset in range(4):
+            seat = (first + offset) % 4
             for card in pack[position : position + packet]:
                 hands[seat] |= 1 << card.index
             position += packet
@@ -67,12 +74,13 @@ def rest_from_stock(
     rules: Ruleset, dealer: Seat, receiver: Seat, faceup: Card, stock: Sequence[Card]
 ) -> tuple[CardSet, CardSet, CardSet, CardSet]:
     """The completion dealt from the stock: the buyer's cards and the face-up card to the
-    ``receiver``, the others' to the others, from the dealer's right."""
+    ``receiver``, the others' to the others, from the first seat."""
     completion = rules.deal.completion
     rest = [0, 0, 0, 0]
     position = 0
-    for offset in range(1, 5):
-        seat = (dealer + offset) % 4
+    first = first_seat(rules, dealer)
+    for offset in range(4):
+        seat = (first + offset) % 4
         size = completion.buyer if seat == receiver else completion.others
         for card in stock[position : position + size]:
             rest[seat] |= 1 << card.index

@@ -60,6 +60,7 @@ from baloot_conformance.engine.deal import (
     check_completion,
     check_first_deal,
     deal_from_pack,
+    first_seat,
     rest_from_stock,
 )
 from baloot_conformance.engine.deciders import trace_score, trace_trick
@@ -160,12 +161,12 @@ class Hand:
         self.contract: Contract | None = None
         self.void_reason = ""
         self.history: list[Action] = []
-        self.raises = Raises(rules, totals, trace)
+        self.raises = Raises(rules, totals, trace, dealer)
         """The raise chain and the lock choice, once the deal is complete [doubling.*]."""
         self.declarations = Declarations(rules, trace)
         """The projects declared and the Baloot announced [projects.*]."""
         self.play_rules: PlayRules | None = None
-        self.leader = next_seat(dealer)
+        self.leader = first_seat(rules, dealer)
         self.trick: tuple[int, ...] = ()
         self.tricks_done = 0
         self.tricks = [0, 0]
@@ -657,9 +658,9 @@ class Hand:
     def _score(self, sweep_scores: bool = True) -> None:
         contract = self.contract
         assert contract is not None
-        first_seat = next_seat(self.dealer)
+        first = first_seat(self.rules, self.dealer)
         project_team, counted = projects_.counted_projects(
-            self.rules, contract, self.declarations.projects, first_seat
+            self.rules, contract, self.declarations.projects, first
         )
         holder = projects_.baloot_holder(
             self.rules, contract, self.initial, self.declarations.projects
@@ -675,7 +676,7 @@ class Hand:
             project_points=sum(p.game_points for p in counted),
             baloot_team=None if holder is None else team(holder),
             buyer_held_ace=bool(self.initial[contract.buyer] & aces),
-            buyer_is_first_seat=contract.buyer == first_seat,
+            buyer_is_first_seat=contract.buyer == first,
             faceup_ace=self.faceup.rank is Rank.ACE,
             sweep_scores=sweep_scores,
         )

@@ -17,7 +17,8 @@ the cards. The rule IDs implemented here:
 - ``play.hokum.trump_lead``: trump led: follow with trump, beating the winning trump as the
   options say (``opponent_winning``, ``partner_winning``);
 - ``play.hokum.partner_winning``: the exemption from trumping when the partner is winning
-  (``any_seat``, ``fourth_or_certain_top`` with ``certain_tops``, ``never``);
+  (``any_seat``, ``fourth_or_certain_top`` with ``certain_tops``, ``never``, and
+  ``unraised_only``: any seat in an unraised Hokum, never in a raised one);
 - ``play.hokum.ruff``: void in a plain suit led: trump if able (``required``), or any card
   (``optional``: then no over-ruff or under-ruff obligation either);
 - ``play.hokum.overruff``: over an opponent's trump: a higher trump if held (``required``,
@@ -89,7 +90,7 @@ DECIDED_BY: tuple[tuple[str, ...], ...] = (
 
 def play_rules(ruleset: Ruleset, contract: Contract) -> PlayRules:
     """The :class:`PlayRules` of a contract, built once per ruleset and kind of contract."""
-    key = ("play", contract.kind, contract.trump, contract.locked)
+    key = ("play", contract.kind, contract.trump, contract.locked, contract.level > 1)
     return per_ruleset(ruleset, key, lambda: PlayRules(ruleset, contract))
 
 
@@ -162,7 +163,10 @@ class PlayRules:
         play = ruleset.play
         self._opponent_beat = play.hokum_trump_lead.opponent_winning == "must_beat"
         self._partner_beat = play.hokum_trump_lead.partner_winning == "must_beat"
-        self._exempt_any = play.hokum_partner_winning.option == "any_seat"
+        exemption = play.hokum_partner_winning.option
+        self._exempt_any = exemption == "any_seat" or (
+            exemption == "unraised_only" and contract.level == 1
+        )
         self._exempt_fourth = play.hokum_partner_winning.option == "fourth_or_certain_top"
         tops = 0
         for top in play.hokum_partner_winning.certain_tops:

@@ -6,6 +6,12 @@ Raises come once the contract is final and the deal complete, before the first c
 hands every raise, pass and lock choice to its :class:`Raises`, which knows whose turn each
 level of the chain is, who has passed, and who may choose locked or open. A raise gives the
 contract its new level (and lock); the hand keeps the contract.
+
+Who may speak in the window is [doubling.window]'s option: under ``before_first_lead`` every
+seat entitled to the next raise may call it or pass, in any order; under ``in_turn`` they are
+asked one at a time, in the order of play from the dealer's right, a pass handing the question
+to the next of them; a lock chosen at a raise is chosen before the next seat speaks, and a Sun
+raised as far as it may go closes the window.
 """
 
 from __future__ import annotations
@@ -24,12 +30,18 @@ class Raises:
     passed, and who may choose the lock now. ``totals`` are the game's totals before the hand,
     which Sun raises depend on."""
 
-    __slots__ = ("lock_by", "next_level", "passes", "raisers", "rules", "totals", "trace")
+    __slots__ = (
+        "dealer", "lock_by", "next_level", "passes", "raisers", "rules", "totals", "trace",
+    )  # fmt: skip
 
-    def __init__(self, rules: Ruleset, totals: tuple[int, int], trace: Trace | None) -> None:
+    def __init__(
+        self, rules: Ruleset, totals: tuple[int, int], trace: Trace | None, dealer: Seat = 0
+    ) -> None:
         self.rules = rules
         self.totals = totals
         self.trace = trace
+        self.dealer = dealer
+        """The hand's dealer: the seats are asked in turn from his right [doubling.window]."""
         self.next_level = 0
         """The index of the next raise in the chain (its length when the chain is closed)."""
         self.raisers: list[Seat] = []
@@ -39,7 +51,7 @@ class Raises:
         """The seat that may choose locked or open now, if any (until the first card)."""
 
     def copy(self) -> Raises:
-        other = Raises(self.rules, self.totals, self.trace)
+        other = Raises(self.rules, self.totals, self.trace, self.dealer)
         other.next_level = self.next_level
         other.raisers = list(self.raisers)
         other.passes = set(self.passes)
@@ -56,7 +68,7 @@ class Raises:
         level = levels[self.next_level]
         may_raise = contract.kind == "hokum" or self.sun_refusal(contract, level.call) == ""
         actions: list[Action] = []
-        for seat in self._entitled(contract, level):
+        for seat in self._asked(contract, level):
             if may_raise:
                 actions.append(Raise(seat, level.call))
             if seat not in self.passes:
@@ -99,6 +111,13 @@ class Raises:
         level = levels[self.next_level]
         entitled = self._entitled(contract, level)
         side = self._entitled_words(contract, level)
+        asked = self._asked(contract, level)
+        if action.seat in entitled and action.seat not in asked:
+            raise IllegalAction(
+                "doubling.window",
+                f"{SEAT_NAMES[asked[0]]} is asked first: the seats entitled to "
+                f"{level.call!r} speak in turn from the dealer's right",
+            )
         if action.call == "pass":
             if action.seat not in entitled:
                 raise IllegalAction(
@@ -131,6 +150,8 @@ class Raises:
         every seat entitled has passed and the chain closes)."""
         levels = self.rules.doubling.chain.levels
         level = levels[self.next_level]
+        if self.rules.doubling.window.option == "in_turn":
+            self.lock_by = None  # a lock goes with its raise, before the next seat speaks
         if action.call == "pass":
             self.passes.add(action.seat)
             if len(self.passes) == len(self._entitled(contract, level)):
@@ -150,9 +171,19 @@ class Raises:
         self.lock_by = self._lock_chooser(raised, action.seat, level)
         if self.trace is not None and raised.kind == "hokum":
             self.trace.hit("doubling.lock")
-        if self.next_level >= len(levels):
+        if self.next_level >= len(levels) or self._sun_at_most(raised):
             self.close(raised)
         return raised
+
+    def _sun_at_most(self, contract: Contract) -> bool:
+        """A Sun raised to its highest call closes a window whose seats are asked in turn
+        [doubling.window]: nobody is left to ask."""
+        if contract.kind != "sun" or self.rules.doubling.window.option != "in_turn":
+            return False
+        calls = self._calls()
+        return self.rules.doubling.sun.max_call == "none" or self.next_level > calls.index(
+            self.rules.doubling.sun.max_call
+        )
 
     def close(self, contract: Contract) -> None:
         """No more raises: the buyer chooses the lock now if the ruleset says so."""
@@ -229,6 +260,18 @@ class Raises:
             return (self.raisers[0],)
         side = contract.buyer_team ^ (level.side == "opponents")
         return (side, side + 2)
+
+    def _asked(self, contract: Contract, level: RaiseLevel) -> tuple[Seat, ...]:
+        """The entitled seats that may speak now [doubling.window]: all of them, or, when they
+        speak in turn, the first from the dealer's right that has not passed."""
+        entitled = self._entitled(contract, level)
+        if self.rules.doubling.window.option != "in_turn":
+            return entitled
+        for step in range(1, 5):
+            seat = (self.dealer + step) % 4
+            if seat in entitled and seat not in self.passes:
+                return (seat,)
+        return ()
 
     def _entitled_words(self, contract: Contract, level: RaiseLevel) -> str:
         if level.by == "buyer":

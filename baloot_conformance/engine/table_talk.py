@@ -39,6 +39,7 @@ from baloot_conformance.engine.actions import (
     target_name,
 )
 from baloot_conformance.engine.auction import Auction
+from baloot_conformance.engine.deal import first_seat
 from baloot_conformance.engine.declarations import Declarations
 from baloot_conformance.engine.model import (
     SEAT_NAMES,
@@ -49,7 +50,6 @@ from baloot_conformance.engine.model import (
     Team,
     cards_of,
     format_cards,
-    next_seat,
     team,
 )
 from baloot_conformance.engine.play import PlayRules
@@ -72,6 +72,9 @@ class LatentFoul:
     seat: Seat
     rule_id: str
     reason: str
+    escaped: CardSet = 0
+    """The legal cards the offender kept back: playing one of them later proves the foul
+    (``window: proved``)."""
 
     @property
     def target(self) -> str:
@@ -201,17 +204,21 @@ def check_foul_call(
     who, target = SEAT_NAMES[caller], target_name(play)
     if play >= plays_done:
         raise IllegalAction(rule.id, f"{who} called a foul on {target}, which is not played yet")
+    if rule.window == "proved":  # any call is heard and judged: one off its window is wrong
+        return
     if rule.callers == "opponents" and team(caller) == team(offender):
         raise IllegalAction(
             rule.id, f"{who} called a foul on its own side's card ({target}); only opponents may"
         )
     last = {
+        "proved": TRICKS_PER_HAND * 4,
         "next_card": play + 1,
         "trick_end": (play // 4 + 1) * 4,
         "hand_end": TRICKS_PER_HAND * 4,
     }[rule.window]
     if plays_done > last:
         when = {
+            "proved": "before the hand ends",
             "next_card": "before the next card",
             "trick_end": "before the next trick's first card",
             "hand_end": "before the hand ends",
@@ -221,11 +228,36 @@ def check_foul_call(
         )
 
 
-def foul_words(caller: Seat, play: int, foul: LatentFoul | None) -> str:
+def foul_words(caller: Seat, play: int, foul: LatentFoul | None, why: str = "") -> str:
     who, target = SEAT_NAMES[caller], target_name(play)
     if foul is None:
-        return f"{who}'s foul call on {target} is wrong: that card was legal"
+        return f"{who}'s foul call on {target} is wrong: {why or 'that card was legal'}"
     return f"{who}'s foul call on {target} is right: {foul.reason} ({foul.rule_id})"
+
+
+def standing_foul(
+    fouls: Sequence[LatentFoul], plays: Sequence[Play], done: int
+) -> LatentFoul | None:
+    """The foul that stands to be called when ``done`` cards are down [play.fouls, window
+    proved]: a foul is proved by the first later card its offender plays of those it kept
+    back, and stands from that card to the end of its trick; of two proved in one trick the
+    later proof stands, of two proved by one card the later foul."""
+    if done % 4 == 0:
+        return None  # a trick just ended (or none began): nothing stands
+    best: tuple[int, int, LatentFoul] | None = None
+    for foul in fouls:
+        proof = next(
+            (
+                index
+                for index in range(foul.play + 1, done)
+                if plays[index].seat == foul.seat and foul.escaped >> plays[index].card.index & 1
+            ),
+            None,
+        )
+        in_trick = proof is not None and proof // 4 == done // 4
+        if proof is not None and in_trick and (best is None or (proof, foul.play) > best[:2]):
+            best = (proof, foul.play, foul)
+    return None if best is None else best[2]
 
 
 # --- a hand a penalty ends -------------------------------------------------------------------
@@ -324,7 +356,8 @@ def illegal_card(hand: HandState, held: CardSet, card: Card) -> None:
     except IllegalAction as exc:
         play = plays_done(hand)
         if not hand.fouls or hand.fouls[-1].play != play:  # refused, then forced: once
-            hand.fouls.append(LatentFoul(play, hand.to_play(), exc.rule_id, exc.reason))
+            escaped = rules.legal(held, hand.trick, hand.leader)
+            hand.fouls.append(LatentFoul(play, hand.to_play(), exc.rule_id, exc.reason, escaped))
         if hand.trace is not None:
             hand.trace.hit(hand.rules.play.fouls.id)
         if hand.rules.play.fouls.option == "refused":
@@ -434,7 +467,22 @@ def _judge_foul(hand: HandState, call: FoulCall) -> None:
     rule = hand.rules.play.fouls
     foul = next((f for f in hand.fouls if f.play == call.play), None)
     offender = player_of(hand, call.play)
-    hand.claim = Judged("foul", call.seat, foul is not None, foul_words(call.seat, call.play, foul))
+    why = ""
+    if rule.window == "proved" and foul is not None:
+        plays = [a for a in hand.history if isinstance(a, Play)]
+        standing = standing_foul(hand.fouls, plays, plays_done(hand))
+        if team(call.seat) == team(offender):
+            foul, why = None, "it names its own side's card"
+        elif standing is not foul:
+            foul, why = (
+                None,
+                "that foul does not stand now (it stands from its proof to that trick's end)",
+            )
+    elif rule.window == "proved":
+        why = "no foul stands on that card"
+    hand.claim = Judged(
+        "foul", call.seat, foul is not None, foul_words(call.seat, call.play, foul, why)
+    )
     if hand.trace is not None:
         hand.trace.hit(rule.id)
     if foul is not None:  # the offender's opponents score; else the caller's opponents
@@ -447,7 +495,7 @@ def _penalty(hand: HandState, formula: Formula, rule_id: str, scorer: Team) -> N
     contract = hand.contract
     assert contract is not None
     project_team, counted = projects_.counted_projects(
-        hand.rules, contract, hand.declarations.projects, next_seat(hand.dealer)
+        hand.rules, contract, hand.declarations.projects, first_seat(hand.rules, hand.dealer)
     )
     holder = projects_.baloot_holder(hand.rules, contract, hand.initial, hand.declarations.projects)
     hand._score_result = penalty_score(

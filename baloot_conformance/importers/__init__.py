@@ -14,8 +14,9 @@ NUL refused, free text on one line), :class:`Deck` keeps each card given and pla
 :func:`tag` and :func:`pair` write tags and team values, and :func:`match` refuses a line that
 would still break in two. A log is read in bounded memory, at most :data:`MAX_LOG_BYTES`.
 
-Built in: ``majlis`` (majlis-baloot) and ``tazjel`` (tazjel/baloot-ai). Third parties add their
-own through the entry point group ``baloot_conformance.importers``::
+Built in: ``majlis`` (majlis-baloot), ``tazjel`` (tazjel/baloot-ai) and ``bloot352``
+(mohamed352/bloot). Third parties add their own through the entry point group
+``baloot_conformance.importers``::
 
     [project.entry-points."baloot_conformance.importers"]
     myengine = "myengine_btn:convert"
@@ -36,7 +37,7 @@ from baloot_conformance.errors import BalootError, UnreadableInputError
 Convert = Callable[[Any, str], str]
 
 ENTRY_POINT_GROUP = "baloot_conformance.importers"
-BUILT_IN = ("majlis", "tazjel")
+BUILT_IN = ("majlis", "tazjel", "bloot352")
 
 
 class ImportLogError(BalootError):
@@ -65,6 +66,10 @@ def importer(name: str) -> Convert:
         from baloot_conformance.importers import tazjel
 
         return tazjel.convert
+    if name == "bloot352":
+        from baloot_conformance.importers import bloot352
+
+        return bloot352.convert
     from importlib.metadata import entry_points  # slow to import: only when needed
 
     points = {point.name: point for point in entry_points(group=ENTRY_POINT_GROUP)}

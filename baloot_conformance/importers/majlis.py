@@ -10,7 +10,8 @@ Placed as:
 - ``dealer``, ``hands``, ``faceUp`` → ``dealer``, ``deal``, ``faceup`` (the completion of the
   deal is not logged; the checker reads it from the play);
 - ``bid`` actions → ``bid`` lines (``hokom`` spelled ``hokum``, other words as logged);
-  ``double`` actions → ``raise`` lines, with ``closed``/``open`` when ``locked`` is logged;
+  ``double`` actions → ``raise`` lines (the call ``coffee`` is ``gahwa``), with
+  ``closed``/``open`` when ``locked`` is logged;
 - ``play_card`` actions → ``= legal`` (the engine's legal cards for the seat) and ``play``;
 - contract → ``= contract`` (bidder, kind, trump, ``xN`` and, raised, the lock);
 - ``projects.gamePoints`` less the Baloot it includes (a counted project of kind ``baloot``) →
@@ -52,7 +53,14 @@ _CALLS = {
     "confirm_hokom": "confirm_hokum",
     "confirm_sun": "confirm_sun",
 }
-_RAISES = {"pass": "pass", "double": "double", "triple": "triple", "four": "four", "gahwa": "gahwa"}
+_RAISES = {
+    "pass": "pass",
+    "double": "double",
+    "triple": "triple",
+    "four": "four",
+    "coffee": "gahwa",  # the engine's word for Gahwa
+    "gahwa": "gahwa",
+}
 _KINDS = {"sun": "sun", "hokom": "hokum"}
 
 

@@ -35,6 +35,7 @@ def make_reporter(
     color: bool = False,
     verbose: bool = False,
     ruleset: Ruleset | None = None,
+    defects_fail: bool = False,
 ) -> Reporter:
     """The reporter for ``fmt`` writing to ``stream``.
 
@@ -43,13 +44,13 @@ def make_reporter(
     run was given (``--ruleset``), whose rules the HTML report quotes.
     """
     if fmt == "text":
-        return TextReporter(stream, color=color, verbose=verbose)
+        return TextReporter(stream, color=color, verbose=verbose, defects_fail=defects_fail)
     if fmt == "json":
         return JsonLinesReporter(stream)
     if fmt == "junit":
         from baloot_conformance.report.junit import JUnitReporter  # start-up: on demand
 
-        return JUnitReporter(stream)
+        return JUnitReporter(stream, defects_fail=defects_fail)
     if fmt == "markdown":
         return MarkdownReporter(stream)
     if fmt == "html":

@@ -81,12 +81,17 @@ def one_line(text: str) -> str:
 def totals(summary: RunSummary) -> str:
     """The run's totals in words, the same in every human report: ``3 files, 27 hands: 26
     passed, 1 failed, 0 errors (2 divergences)``, then the files with an error and where a
-    ``--fail-fast`` run stopped. A file error counts among the errors: a run that could not
-    read a file never reads as one without errors."""
+    ``--fail-fast`` run stopped. Hands explained by listed engine defects are counted apart
+    (``1 known defect``), never among the passes. A file error counts among the errors: a run
+    that could not read a file never reads as one without errors."""
     errors = summary.errors + summary.unreadable
+    known = ""
+    if summary.known_defects:
+        counted = " (failures: --fail-on-known-defects)" if summary.defects_fail else ""
+        known = f", {plural(summary.known_defects, 'known defect')}{counted}"
     words = (
         f"{plural(summary.files, 'file')}, {plural(summary.hands, 'hand')}: "
-        f"{summary.passed} passed, {summary.failed} failed, {plural(errors, 'error')}"
+        f"{summary.passed} passed{known}, {summary.failed} failed, {plural(errors, 'error')}"
         f" ({plural(summary.divergences, 'divergence')})"
     )
     if summary.unreadable:
@@ -151,9 +156,22 @@ def details(divergence: Divergence, style: Style = plain) -> list[str]:
     return lines
 
 
+def defect_note(verdict: HandVerdict) -> str:
+    """For a ``known-defect`` hand: ``h3 known defect (sawa-credits-all): ...``, the listed
+    engine defects its divergences follow from (empty for any other hand)."""
+    if verdict.status != "known-defect":
+        return ""
+    names = ", ".join(printable(d) for d in verdict.defects)
+    return (
+        f"{printable(verdict.position)} known defect ({names}): every divergence of the hand "
+        f"follows from {'this' if len(verdict.defects) == 1 else 'these'} engine "
+        f"defect{'' if len(verdict.defects) == 1 else 's'} listed by {printable(verdict.ruleset)}"
+    )
+
+
 def stopped_note(verdict: HandVerdict) -> list[str]:
     """For a failed hand whose replay stopped early: why, as one indented line (or none)."""
-    if verdict.status != "fail" or not verdict.error:
+    if verdict.status not in ("fail", "known-defect") or not verdict.error:
         return []
     return ["  replay stopped: " + printable(verdict.error).replace("\n", "\n    ")]
 
@@ -183,6 +201,8 @@ class FileTally:
     divergences: int = 0
     partial: int = 0
     """Hands with something left unchecked (partial transcripts)."""
+    known: int = 0
+    """Hands explained by listed engine defects."""
 
     def add(self, verdict: HandVerdict) -> None:
         self.hands += 1
@@ -192,6 +212,8 @@ class FileTally:
             self.passed += 1
         elif verdict.status == "fail":
             self.failed += 1
+        elif verdict.status == "known-defect":
+            self.known += 1
         else:
             self.errors += 1
 
@@ -205,6 +227,7 @@ __all__ = [
     "FileTally",
     "Reporter",
     "Style",
+    "defect_note",
     "details",
     "hand_error",
     "headline",

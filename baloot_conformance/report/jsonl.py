@@ -74,6 +74,7 @@ def hand_record(verdict: HandVerdict) -> dict[str, Any]:
         "divergences": [divergence_record(d) for d in verdict.divergences],
         "unchecked": list(verdict.unchecked),
         "latent_fouls": list(verdict.latent_fouls),
+        "defects": list(verdict.defects),
     }
 
 
@@ -87,12 +88,14 @@ def summary_record(summary: RunSummary) -> dict[str, Any]:
         "files": summary.files,
         "hands": summary.hands,
         "passed": summary.passed,
+        "known_defects": summary.known_defects,
         "failed": summary.failed,
         "errors": summary.errors,
         "unreadable": summary.unreadable,
         "divergences": summary.divergences,
         "stopped": summary.stopped,
         "not_checked": list(summary.not_checked),
+        "defects_fail": summary.defects_fail,
         "ok": summary.ok,
     }
 

@@ -1,7 +1,9 @@
 """The CI report: JUnit XML, one test suite per transcript file and one test case per hand.
 
 CI systems (GitHub, GitLab, Jenkins, Azure) read ``testsuites/testsuite/testcase`` with
-``failure`` and ``error`` children and the ``tests``/``failures``/``errors`` counts. The root's
+``failure``, ``error`` and ``skipped`` children and the ``tests``/``failures``/``errors``/
+``skipped`` counts; a hand explained by listed engine defects is ``skipped`` (a failure under
+``--fail-on-known-defects``). The root's
 counts are only known at the end, so each file's ``<testsuite>`` is serialised when the file
 ends and parked in a spooled temporary file (in memory while small, on disk past
 :data:`SPOOL_BYTES`); ``finish`` writes the root and copies the suites after it. Memory stays
@@ -20,6 +22,7 @@ from typing import TextIO
 from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
 from baloot_conformance.report.base import (
     FileTally,
+    defect_note,
     details,
     hand_error,
     headline,
@@ -53,8 +56,10 @@ def _divergence_lines(verdict: HandVerdict) -> list[str]:
     return lines + stopped_note(verdict)
 
 
-def testcase(verdict: HandVerdict) -> ET.Element:
-    """The ``<testcase>`` of one hand: empty when it passed."""
+def testcase(verdict: HandVerdict, *, defects_fail: bool = False) -> ET.Element:
+    """The ``<testcase>`` of one hand: empty when it passed. A known defect is
+    ``<skipped type="known_defect">`` (as an expected failure is), or a ``<failure>`` of that
+    type when ``defects_fail``."""
     case = ET.Element("testcase", classname=xml_text(verdict.path), name=xml_text(verdict.position))
     if verdict.status == "error":
         reason = hand_error(verdict)
@@ -69,6 +74,11 @@ def testcase(verdict: HandVerdict) -> ET.Element:
         if first is not None:
             element.set("type", first.kind)
         element.text = xml_text("\n".join(lines))
+    elif verdict.status == "known-defect":
+        note = defect_note(verdict)
+        tag = "failure" if defects_fail else "skipped"
+        element = ET.SubElement(case, tag, message=xml_text(note), type="known_defect")
+        element.text = xml_text("\n".join([note, *_divergence_lines(verdict)]))
     if verdict.unchecked or verdict.latent_fouls:  # what a pass does not say by itself
         properties = ET.Element("properties")
         case.insert(0, properties)  # JUnit puts properties first
@@ -82,8 +92,9 @@ def testcase(verdict: HandVerdict) -> ET.Element:
 class JUnitReporter:
     """Writes the whole XML document in :meth:`finish`, from suites parked as files end."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, *, defects_fail: bool = False) -> None:
         self._out = stream
+        self._defects_fail = defects_fail
         self._spool = tempfile.SpooledTemporaryFile(  # noqa: SIM115 - closed in finish()
             max_size=SPOOL_BYTES, mode="w+", encoding="utf-8"
         )
@@ -100,7 +111,7 @@ class JUnitReporter:
             self._file = FileTally(verdict.path)
             self._suite = ET.Element("testsuite", name=xml_text(verdict.path))
         self._file.add(verdict)
-        self._suite.append(testcase(verdict))
+        self._suite.append(testcase(verdict, defects_fail=self._defects_fail))
 
     def file_error(self, error: FileError) -> None:
         """A test case of its own, ``(file)``, with the error: the file was not checked whole."""
@@ -122,17 +133,23 @@ class JUnitReporter:
             return
         self._file = self._suite = None
         suite.set("tests", str(tally.hands))
-        suite.set("failures", str(tally.failed))
+        known = tally.known
+        suite.set("failures", str(tally.failed + (known if self._defects_fail else 0)))
         suite.set("errors", str(tally.errors))
+        if known and not self._defects_fail:
+            suite.set("skipped", str(known))
         ET.indent(suite, space="  ", level=1)
         self._spool.write("  " + ET.tostring(suite, encoding="unicode") + "\n")
 
     def finish(self, summary: RunSummary) -> None:
         self._end_file()
+        known = summary.known_defects
+        failures = summary.failed + (known if self._defects_fail else 0)
+        skipped = f' skipped="{known}"' if known and not self._defects_fail else ""
         self._out.write('<?xml version="1.0" encoding="utf-8"?>\n')
         self._out.write(
             f'<testsuites name="baloot-conformance" tests="{summary.hands + summary.unreadable}"'
-            f' failures="{summary.failed}" errors="{summary.errors + summary.unreadable}">\n'
+            f' failures="{failures}" errors="{summary.errors + summary.unreadable}"{skipped}>\n'
         )
         self._spool.seek(0)
         shutil.copyfileobj(self._spool, self._out)

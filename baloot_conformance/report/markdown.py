@@ -12,7 +12,14 @@ import re
 from typing import TextIO
 
 from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
-from baloot_conformance.report.base import FileTally, plural, printable, ruleset_label, totals
+from baloot_conformance.report.base import (
+    FileTally,
+    defect_note,
+    plural,
+    printable,
+    ruleset_label,
+    totals,
+)
 
 MAX_SHOWN = 20
 
@@ -52,6 +59,7 @@ class MarkdownReporter:
         self._omitted = 0
         self._unchecked: list[str] = []
         self._latent: list[str] = []
+        self._known: list[str] = []
 
     def start(self, header: RunHeader) -> None:
         self._header = header
@@ -80,6 +88,12 @@ class MarkdownReporter:
             if len(self._latent) < self._max_shown:
                 where = str(verdict.location) if verdict.location else verdict.path
                 self._latent.append(f"- {md_code(where)}: {md_text(foul)}")
+        if verdict.status == "known-defect":
+            where = str(verdict.location) if verdict.location else verdict.path
+            if len(self._known) < self._max_shown:
+                self._known.append(f"- {md_code(where)}: {md_text(defect_note(verdict))}")
+                self._known += [f"  {item}" for item in items[: self._max_shown]]
+            return
         for item in items:
             self._add(item)
 
@@ -100,10 +114,12 @@ class MarkdownReporter:
 
     def finish(self, summary: RunSummary) -> None:
         mark = "✅" if summary.ok else "❌"
+        defects = plural(summary.known_defects, "known defect")
         outcome = (
-            "all hands pass"
+            (f"no failure, {defects}" if summary.known_defects else "all hands pass")
             if summary.ok
             else f"{summary.failed} failed, {plural(summary.errors + summary.unreadable, 'error')}"
+            + (f", {defects}" if summary.known_defects else "")
         )
         lines = [f"## {mark} Baloot conformance: {outcome}", ""]
         header = self._header
@@ -115,18 +131,25 @@ class MarkdownReporter:
             lines += [f"Checked under {named}{digest} by baloot-conformance {kit}.", ""]
         lines.append(md_text(totals(summary)) + ".")
         if self._files:
+            known = bool(summary.known_defects)  # a column only when there are some
+            names = ["hands", "passed", *(["known defects"] if known else []), "failed"]
+            names += ["errors", "partly unchecked"]
             lines += [
                 "",
-                "| file | hands | passed | failed | errors | partly unchecked |",
-                "| --- | ---: | ---: | ---: | ---: | ---: |",
+                "| file | " + " | ".join(names) + " |",
+                "| --- |" + " ---: |" * len(names),
             ]
             for f in self._files:
-                counts = f"{f.hands} | {f.passed} | {f.failed} | {f.errors} | {f.partial}"
-                lines.append(f"| {md_code(f.path, table=True)} | {counts} |")
+                counts = [f.hands, f.passed, *([f.known] if known else []), f.failed]
+                counts += [f.errors, f.partial]
+                cells = " | ".join(str(c) for c in counts)
+                lines.append(f"| {md_code(f.path, table=True)} | {cells} |")
         if self._bullets:
             lines += ["", "### Divergences", "", *self._bullets]
         if self._omitted:
             lines += ["", f"… and {self._omitted} more not shown (see the full report)."]
+        if self._known:
+            lines += ["", "### Known engine defects (listed by the ruleset)", "", *self._known]
         if self._unchecked:
             lines += ["", "### Not checked (partial transcripts)", "", *self._unchecked]
         if self._latent:

@@ -6,9 +6,11 @@ statement, its parameters in words, its sources with their bibliography entries,
 profiles that read it differently. A profile's page opens with its differences from the
 ruleset it extends, each change told once, and its witness: the profile's fixture for that
 rule, which one of the two rulesets accepts and the other does not, with the table where the
-two part and what each decides there (or one sentence saying no fixture tells them apart). An
-index page lists the rulesets. The pages are self-contained (one stylesheet inline, no
-script) and link to each other by relative paths, so the folder can be published as is.
+two part and what each decides there (or one sentence saying no fixture tells them apart),
+then the engine defects it lists (``defects:``) and the readings no option can express yet
+(``unmodelled:``). An index page lists the rulesets. The pages are self-contained (one
+stylesheet inline, no script) and link to each other by relative paths, so the folder can be
+published as is.
 """
 
 from __future__ import annotations
@@ -162,6 +164,7 @@ def render_pages(
                     }
                     for d in changed
                 ],
+                unmodelled=ruleset.document.get("unmodelled", []),
                 kit=__version__,
                 generator=GENERATOR,
             ),

@@ -2,8 +2,9 @@
 
 Divergences print as they arrive, compiler style (``file:line:col: ...``) with the quoted
 source line and a caret, so a long run shows its problems early. A file's ``PASS``/``FAIL``
-line follows once its last hand is in (when the path changes, or at the end), and a final
-line gives the run's totals. ANSI colour only when asked for: the CLI decides from the
+line follows once its last hand is in (when the path changes, or at the end; ``KNOWN-DEFECT``
+when its only divergences follow from engine defects the ruleset lists), and a final line
+gives the run's totals. ANSI colour only when asked for: the CLI decides from the
 stream and ``NO_COLOR``; without it not one escape byte is written.
 """
 
@@ -14,6 +15,7 @@ from typing import TextIO
 from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
 from baloot_conformance.report.base import (
     FileTally,
+    defect_note,
     details,
     hand_error,
     headline,
@@ -31,6 +33,7 @@ from baloot_conformance.report.diagram import render
 _SGR = {
     "pass": "32;1",  # bold green
     "fail": "31;1",  # bold red
+    "known-defect": "33;1",  # bold yellow
     "error": "31;1",
     "root": "31",
     "after": "2",  # dim
@@ -46,10 +49,19 @@ def _ansi(role: str, text: str) -> str:
 
 
 class TextReporter:
-    """Human-readable report; ``verbose`` adds the run header and a line per hand."""
+    """Human-readable report; ``verbose`` adds the run header and a line per hand;
+    ``defects_fail``: a file with known engine defects reads ``FAIL``."""
 
-    def __init__(self, stream: TextIO, *, color: bool = False, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        stream: TextIO,
+        *,
+        color: bool = False,
+        verbose: bool = False,
+        defects_fail: bool = False,
+    ) -> None:
         self._out = stream
+        self._defects_fail = defects_fail
         self._style = _ansi if color else plain
         self._color = color
         self._verbose = verbose
@@ -88,6 +100,9 @@ class TextReporter:
                 self._line("\n".join(("    " + line).rstrip() for line in drawing.split("\n")))
         for line in stopped_note(verdict):
             self._line(line)
+        if verdict.status == "known-defect":
+            where = str(verdict.location) if verdict.location else verdict.path
+            self._line(f"{one_line(where)}: {style('known-defect', defect_note(verdict))}")
         for foul in verdict.latent_fouls:
             where = str(verdict.location) if verdict.location else verdict.path
             self._line(f"{one_line(where)}: latent foul, never called: {printable(foul)}")
@@ -114,6 +129,8 @@ class TextReporter:
             return
         self._file = None
         parts = [plural(tally.hands, "hand")]
+        if tally.known:
+            parts.append(plural(tally.known, "known defect"))
         if tally.failed:
             parts.append(f"{tally.failed} failed")
         if tally.errors:
@@ -122,7 +139,13 @@ class TextReporter:
             parts.append(plural(tally.divergences, "divergence"))
         if tally.partial:
             parts.append(f"{tally.partial} partly unchecked")
-        word = self._style("pass", "PASS") if tally.ok else self._style("fail", "FAIL")
+        word = (
+            self._style("fail", "FAIL")
+            if not tally.ok or (tally.known and self._defects_fail)
+            else self._style("known-defect", "KNOWN-DEFECT")
+            if tally.known
+            else self._style("pass", "PASS")
+        )
         self._line(f"{word} {one_line(tally.path)}  {', '.join(parts)}")
 
     def finish(self, summary: RunSummary) -> None:

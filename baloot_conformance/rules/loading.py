@@ -49,7 +49,7 @@ MAX_FILE_BYTES = 1 << 20
 SHIPPED_FOLDERS = ("rulesets", "profiles")
 
 #: Top-level keys that describe one file's source and are never inherited by a profile.
-_OWN_KEYS = ("extends", "silent", "unmodelled")
+_OWN_KEYS = ("extends", "silent", "unmodelled", "defects")
 
 
 def _read_document(path: Path) -> _Document:
@@ -303,7 +303,7 @@ def _load_checked(reference: str | Path) -> _Document:
             hint="give a shipped ruleset id (see 'baloot-conformance spec list') or a .yaml file",
         )
     try:
-        if Path(reference).is_dir():
+        if Path(reference).is_dir() and not _names_shipped(reference):
             raise UnreadableInputError(
                 f"{reference} is a folder, not a ruleset",
                 hint=f"give a ruleset id or a .yaml file; for every file of a folder: "
@@ -314,8 +314,20 @@ def _load_checked(reference: str | Path) -> _Document:
         raise UnreadableInputError(f"cannot read the ruleset {reference}: {exc.strerror}") from None
 
 
+def _names_shipped(reference: str | Path) -> bool:
+    """Whether ``reference`` is a shipped ruleset's id (``tazjel``, ``tazjel@2``), which a
+    file or folder of that name in the current folder does not shadow."""
+    return (
+        isinstance(reference, str)
+        and not _is_path_reference(reference)
+        and reference.split("@")[0] in shipped_rulesets()
+    )
+
+
 def _load_path_checked(reference: str | Path) -> _Document:
-    if isinstance(reference, str) and (Path(reference).is_file() or _is_path_reference(reference)):
+    if isinstance(reference, str) and not _names_shipped(reference) and (
+        Path(reference).is_file() or _is_path_reference(reference)
+    ):
         reference = Path(reference)
     path = reference if isinstance(reference, Path) else _locate(reference, None, None)
     if not path.is_file():

@@ -49,6 +49,42 @@ SUN_DOUBLING_VARIABLES: dict[str, Literal["number", "bool"]] = {
 }
 
 
+#: What a defect's ``when`` may require of a hand (see the ruleset schema's ``defects``).
+DefectCondition = Literal["no_hand_scored_yet", "sawa", "foul_call", "raised", "kaboot"]
+
+
+@dataclass(frozen=True, slots=True)
+class Defect:
+    """An engine defect a profile lists: what the engine does that no rulebook would state.
+
+    A divergence under ``rule``, or under one of the rules in ``shows`` (those whose
+    divergences follow from it in the same hand), in a hand where the ``when`` conditions hold,
+    is explained by the defect; a hand whose every divergence is explained is
+    ``known-defect``, never ``pass``.
+    """
+
+    id: str
+    """A short kebab-case name, unique in the profile."""
+    rule: str
+    """The rule the engine breaks."""
+    does: str
+    """What the engine does instead."""
+    witness: str
+    """Where it shows: a logged hand or a fixture."""
+    shows: tuple[str, ...] = ()
+    when: frozenset[DefectCondition] = frozenset()
+    """Where the defect shows: conditions that must all hold for the hand (none: any hand)."""
+
+    def explains(self, rule_id: str | None, holding: frozenset[DefectCondition]) -> bool:
+        """Whether a divergence under ``rule_id``, in a hand where the conditions ``holding``
+        hold, follows from this defect."""
+        return (
+            rule_id is not None
+            and (rule_id == self.rule or rule_id in self.shows)
+            and self.when <= holding
+        )
+
+
 def key(rule_key: str) -> Any:
     """Declare a section field holding the rule stored under ``rule_key`` in the YAML."""
     return field(metadata={"key": rule_key})
@@ -229,6 +265,16 @@ class DealSection:
 
 
 @dataclass(frozen=True, slots=True)
+class BiddingOrder(Rule):
+    """Who calls first; the others follow counter-clockwise."""
+
+    first: Literal["dealer_right", "dealer"] = "dealer_right"
+    """The first seat of a hand: dealt first, first to call and, under ``play.first_lead``
+    ``first_seat``, first to lead: the dealer's right (the dealer calls last), or the dealer
+    (a house rule)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Rounds(Rule):
     count: int
 
@@ -241,7 +287,8 @@ class Round2HokumSuit(Rule):
 
 @dataclass(frozen=True, slots=True)
 class HokumOverHokum(Rule):
-    option: Literal["forbidden", "priority_hijack"]
+    option: Literal["forbidden", "priority_hijack", "said"]
+    """``said``: a later Hokum is a call of its seat's turn that changes nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +349,7 @@ class CallWords(Rule):
 
 @dataclass(frozen=True, slots=True)
 class BiddingSection:
-    order: Rule = key("order")
+    order: BiddingOrder = key("order")
     rounds: Rounds = key("rounds")
     round1_calls: Rule = key("round1.calls")
     round2_hokum_suit: Round2HokumSuit = key("round2.hokum_suit")
@@ -327,7 +374,7 @@ class Chain(Rule):
 
 @dataclass(frozen=True, slots=True)
 class Window(Rule):
-    option: Literal["before_first_lead"]
+    option: Literal["before_first_lead", "in_turn"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,7 +434,8 @@ class Ruff(Rule):
 
 @dataclass(frozen=True, slots=True)
 class PartnerWinning(Rule):
-    option: Literal["any_seat", "fourth_or_certain_top", "never"]
+    option: Literal["any_seat", "fourth_or_certain_top", "never", "unraised_only"]
+    """``unraised_only``: any seat in an unraised Hokum, and never once it is raised."""
     certain_tops: tuple[Literal["plain_ace", "trump_jack"], ...]
 
 
@@ -416,9 +464,12 @@ class Fouls(Rule):
     (a latent foul) until a player calls it."""
     callers: Literal["opponents", "anyone"]
     """Who may call a foul: the offender's opponents, or any player."""
-    window: Literal["next_card", "trick_end", "hand_end"]
+    window: Literal["next_card", "trick_end", "hand_end", "proved"]
     """Until when a card may be called: before the next card, until the next trick begins (its
-    own trick complete), or to the end of the hand (after its last card too)."""
+    own trick complete), or to the end of the hand (after its last card too); ``proved``: from
+    the card that proves it (its offender plays a card it kept back) to the end of that trick,
+    and a call at any other moment of the play, or on its own side's card, is not refused but
+    wrong."""
     right_call: Formula = formula_field(PENALTY_VARIABLES, "number")
     """What the offender's opponents score for a right call (the offender's side 0)."""
     wrong_call: Formula = formula_field(PENALTY_VARIABLES, "number")

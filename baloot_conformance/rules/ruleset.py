@@ -76,6 +76,8 @@ class Ruleset:
     digest: str
     document: Mapping[str, Any] = field(repr=False, compare=False)
     """The resolved document (plain data, as ``spec show`` prints it). Do not mutate."""
+    defects: tuple[model.Defect, ...] = ()
+    """The engine defects the profile lists (its own, never inherited from its base)."""
 
     @property
     def major(self) -> int:
@@ -170,6 +172,17 @@ def typed_ruleset(
         sources=types.MappingProxyType(dict(data.get("sources", {}))),
         digest=digest,
         document=data,
+        defects=tuple(
+            model.Defect(
+                id=d["id"],
+                rule=d["rule"],
+                does=d["does"],
+                witness=d["witness"],
+                shows=tuple(d.get("shows", ())),
+                when=frozenset(d.get("when", ())),
+            )
+            for d in data.get("defects", ())
+        ),
         **sections,
     )
 

@@ -314,6 +314,14 @@ def _semantic_problems(doc: _Document) -> list[BalootError]:
     named += [
         (("unmodelled", i, "rule"), g["rule"]) for i, g in enumerate(data.get("unmodelled", []))
     ]
+    defects = data.get("defects", [])
+    for i, defect in enumerate(defects):
+        named.append((("defects", i, "rule"), defect["rule"]))
+        named += [(("defects", i, "shows", j), r) for j, r in enumerate(defect.get("shows", []))]
+    defect_ids = [d["id"] for d in defects]
+    for i, defect_id in enumerate(defect_ids):
+        if defect_id in defect_ids[:i]:
+            problem(("defects", i, "id"), f"defect {defect_id!r} is listed twice", None)
     for at, rule_id in named:
         if rule_id not in ids:
             close = difflib.get_close_matches(rule_id, ids, n=1)

@@ -1,0 +1,149 @@
+"""mohamed352/bloot's 31 logged matches, imported and checked hand for hand under ``bloot352``.
+
+The engine lets illegal cards stand until a Qayd calls them (``play.fouls`` window ``proved``),
+its dealer calls first and leads (``bidding.order`` ``first: dealer``), only its first Hokum
+counts (``hokum_over_hokum: said``) and a raised Hokum takes away the partner's exemption
+(``hokum.partner_winning: unraised_only``). The hands that do not pass are listed here by
+match seed and position with the root rules of their divergences: readings no option expresses
+yet (the profile's ``unmodelled`` entries). The default run checks a sample; ``-m peer_logs``
+checks every match.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from baloot_conformance.btn import TranscriptReader
+from baloot_conformance.check.run import check_hands
+from baloot_conformance.cli import main
+from baloot_conformance.importers import import_file
+from baloot_conformance.rules.loading import load_ruleset
+
+LOGS = Path(__file__).parent / "data" / "peer-logs" / "bloot352"
+SEEDS = range(1, 32)
+
+#: The hands that do not pass, by seed and position, with their root rules. Causes:
+#: Baloot scored only for King and Queen played in consecutive tricks (``hokum.conversion`` /
+#: ``failure`` two points off), a made raised hand that multiplies both sides' shares
+#: (``scoring.raised``), a claimed hand's Baloot (the engine adds only a Baloot already played,
+#: for either side: ``play.fouls``), a six-card run declared as a hundred and a sira
+#: (``projects.hundred.sequence``), a trump lead where the engine forces a higher trump over the
+#: partner (``play.follow_suit``), and a Qayd before the first card, which BTN cannot write
+#: (seed 16, hand 3: the hand stops with no card and its score is unchecked: no rule).
+NOT_PASSING = {
+    (1, "h6"): ("play.fouls",),
+    (1, "h7"): ("scoring.raised",),
+    (2, "h5"): ("play.fouls",),
+    (5, "h7"): ("scoring.hokum.conversion",),
+    (6, "h5"): ("scoring.hokum.conversion",),
+    (7, "h1"): ("scoring.raised",),
+    (9, "h3"): ("play.follow_suit",),
+    (12, "h1"): ("play.fouls",),
+    (12, "h6"): ("scoring.raised",),
+    (13, "h9"): ("scoring.hokum.conversion",),
+    (14, "h5"): ("scoring.failure",),
+    (15, "h1"): ("scoring.failure",),
+    (15, "h5"): ("scoring.raised",),
+    (16, "h3"): (None,),
+    (17, "h5"): ("projects.hundred.sequence",),
+    (18, "h2"): ("scoring.raised",),
+    (19, "h2"): ("scoring.failure",),
+    (20, "h1"): ("scoring.failure",),
+    (20, "h6"): ("scoring.raised",),
+    (21, "h2"): ("play.fouls",),
+    (21, "h5"): ("scoring.raised",),
+    (21, "h6"): ("scoring.failure",),
+    (21, "h9"): ("scoring.failure",),
+    (24, "h5"): ("scoring.hokum.conversion",),
+    (24, "h6"): ("scoring.failure",),
+    (28, "h6"): ("scoring.failure",),
+    (29, "h6"): ("scoring.hokum.conversion",),
+}
+
+#: The default run's sample: a right Qayd (2), a wrong Sawa and a wrong Qayd (1), a Qayd
+#: before the first card (16), a raised hand's shares (20).
+SAMPLE = (1, 2, 16, 20)
+
+#: The claims the 31 imported matches make, by kind (each checked by ``check``).
+CLAIMS = {
+    "= legal": 6888,
+    "= trick": 1688,
+    "declare": 204,
+    "= projectscore": 256,
+    "= score": 256,
+    "= total": 256,
+    "= abnat": 183,
+    "= result": 183,
+    "= kaboot": 5,
+    "= sawa": 36,
+    "= foul": 65,
+    "= winner": 31,
+}
+
+
+def _path(seed: int) -> Path:
+    return LOGS / f"x{seed}.json.gz"
+
+
+def _params() -> list[object]:
+    return [
+        pytest.param(
+            seed, id=f"bloot352-{seed}", marks=() if seed in SAMPLE else (pytest.mark.peer_logs,)
+        )
+        for seed in SEEDS
+    ]
+
+
+def test_the_logs_are_there() -> None:
+    assert sorted(
+        int(re.sub(r"\D", "", p.name.split(".")[0])) for p in LOGS.glob("*.json.gz")
+    ) == list(SEEDS)
+
+
+@pytest.mark.parametrize("seed", _params())
+def test_every_hand_passes_but_the_listed_ones(seed: int) -> None:
+    path = _path(seed)
+    with TranscriptReader(io.StringIO(import_file("bloot352", path)), path.name) as reader:
+        verdicts = list(check_hands(reader, path.name, load_ruleset("bloot352")))
+    assert verdicts and all(v.status != "error" for v in verdicts)
+    failed = {
+        v.position: tuple(d.rule_id for d in v.divergences if d.root)
+        for v in verdicts
+        if v.status != "pass"
+    }
+    expected = {hand: rules for (s, hand), rules in NOT_PASSING.items() if s == seed}
+    assert failed == expected
+
+
+@pytest.mark.peer_logs
+def test_the_claims_checked_by_kind() -> None:
+    counts: Counter[str] = Counter()
+    for seed in SEEDS:
+        text = import_file("bloot352", _path(seed))
+        for kind in CLAIMS:
+            counts[kind] += len(re.findall(rf"^{re.escape(kind)} ", text, re.MULTILINE))
+    assert dict(counts) == CLAIMS
+
+
+def test_a_qayd_names_the_standing_foul_and_a_wrong_one_the_last_card() -> None:
+    # Seed 2, hand 1: E's 9H on the trump lead of trick 4 (t4.p4), proved by AC in trick 6,
+    # called by N after the second card of trick 6. Seed 1, hand 6: W's call with no foul
+    # standing names the last card played.
+    text = import_file("bloot352", _path(2))
+    assert "foul N t4.p4 qatee" in text and "= foul right" in text
+    one = import_file("bloot352", _path(1))
+    hand = one.split("\nhand 6\n")[1].split("\nhand 7\n")[0]
+    assert re.search(r"^foul E t5\.p3 rubu .*the last card played$", hand, re.MULTILINE)
+    assert "= foul wrong" in hand
+
+
+def test_imported_transcripts_are_canonical_and_name_their_profile(tmp_path: Path) -> None:
+    out = tmp_path / "match.btn"
+    assert main(["import", "--from", "bloot352", str(_path(2)), "-o", str(out)]) == 0
+    assert main(["fmt", "--check", str(out)], io.StringIO(), io.StringIO()) == 0
+    assert '[Ruleset "bloot352@1"]' in out.read_text(encoding="utf-8")
