@@ -178,7 +178,7 @@ def test_wikipedia_ja_kawesh_keeps_its_meaning_in_the_new_parameters() -> None:
     [
         ("gamerules", {"play.fouls", "claims.sawa"}, set()),
         ("cardgames-zone", {"claims.sawa"}, {"play.fouls"}),
-        ("saudi-federation", set(), {"deal.kawesh"}),
+        ("saudi-federation", set(), {"bidding.sun_over_hokum"}),
     ],
 )
 def test_source_texts_say_what_they_leave_unsaid(

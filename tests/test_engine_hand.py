@@ -262,7 +262,7 @@ def test_sun_double_condition(totals: tuple[int, int], saudi_ok: bool, federatio
         if ok:
             hand.push(Raise(W, "double"))
             with pytest.raises(IllegalAction, match="at most to 'double'") as caught:
-                hand.push(Raise(S, "triple"))
+                hand.push(Raise(N, "triple"))  # the buyer, whom every chain allows
             assert caught.value.rule_id == "doubling.sun"
         else:
             with pytest.raises(IllegalAction) as caught:
