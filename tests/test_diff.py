@@ -173,3 +173,15 @@ def test_the_markdown_report_fences_each_witness() -> None:
     assert out.count("```\n%btn 1\n") == 10 and out.rstrip().endswith(
         "10 of 10 differences witnessed"
     )
+
+
+def test_a_rule_taken_from_a_profile_brings_the_sources_it_cites() -> None:
+    # saudi-federation's lock cites its own bibliography key (FED-REG), which saudi lacks: the
+    # one-rule variant a witness search needs is valid only with the profile's sources.
+    saudi, federation = load_ruleset("saudi"), load_ruleset("saudi-federation")
+    (lock,) = [d for d in diff_rulesets(saudi, federation) if d.rule_id == "doubling.lock"]
+    assert any(s.split()[0] not in saudi.sources for s in lock.rule_b["sources"])
+    assert isolate(saudi, {"doubling.lock": lock.rule_b}) is None
+    variant = isolate(saudi, {"doubling.lock": lock.rule_b}, federation.sources)
+    assert variant is not None and variant.doubling.lock == federation.doubling.lock
+    assert diff_rulesets(variant, federation)[0].rule_id != "doubling.lock"

@@ -182,8 +182,8 @@ def find_witness(
     Where the one change alone makes no valid ruleset (a raise chain and the Sun's raise limit
     change together), the search falls back to the pair itself.
     """
-    a_changed = isolate(a, {difference.rule_id: difference.rule_b})
-    b_changed = isolate(b, {difference.rule_id: difference.rule_a})
+    a_changed = isolate(a, {difference.rule_id: difference.rule_b}, b.sources)
+    b_changed = isolate(b, {difference.rule_id: difference.rule_a}, a.sources)
     talk = difference.rule_id.startswith(_TALK_RULES)
     if a_changed is None or b_changed is None:  # the rule cannot change alone: no isolation
         return search_witness(((a, b, b, a), (b, a, a, b)), tries, talk)

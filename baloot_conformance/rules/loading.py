@@ -325,8 +325,10 @@ def _names_shipped(reference: str | Path) -> bool:
 
 
 def _load_path_checked(reference: str | Path) -> _Document:
-    if isinstance(reference, str) and not _names_shipped(reference) and (
-        Path(reference).is_file() or _is_path_reference(reference)
+    if (
+        isinstance(reference, str)
+        and not _names_shipped(reference)
+        and (Path(reference).is_file() or _is_path_reference(reference))
     ):
         reference = Path(reference)
     path = reference if isinstance(reference, Path) else _locate(reference, None, None)
@@ -393,10 +395,16 @@ def _validation_stamp() -> bytes:
     return stamp.digest()
 
 
-def derive_ruleset(base: Ruleset, changes: Mapping[str, Mapping[str, Any]], id: str) -> Ruleset:
+def derive_ruleset(
+    base: Ruleset,
+    changes: Mapping[str, Mapping[str, Any]],
+    id: str,
+    sources: Mapping[str, str] | None = None,
+) -> Ruleset:
     """``base`` with some rules replaced whole (rule ID -> the rule as plain data, as in a
     profile), validated like a loaded ruleset: how spec diffs and inference build the rulesets
-    that differ from another in one rule.
+    that differ from another in one rule. ``sources``: bibliography entries the new rules cite
+    (a rule taken from another ruleset cites that ruleset's sources), added to ``base``'s.
 
     Raises:
         SpecError: the result is not a valid ruleset (e.g. a Sun raise limit that the new
@@ -409,6 +417,8 @@ def derive_ruleset(base: Ruleset, changes: Mapping[str, Mapping[str, Any]], id: 
         if name not in data.get(section, {}):
             raise KeyError(rule_id)
         data[section][name] = json.loads(canonical_json(rule))
+    if sources:
+        data["sources"] = {**dict(sources), **data.get("sources", {})}
     data["id"] = id
     doc = _Document(f"<{id}>", data, lineage=(id, *base.lineage))
     _check_valid(doc)  # spec diffs and inference derive the same variants again and again
@@ -449,11 +459,15 @@ def load_shipped_ruleset(reference: str) -> Ruleset:
     return load_ruleset(reference)
 
 
-def isolate(base: Ruleset, changes: Mapping[str, Mapping[str, Any]]) -> Ruleset | None:
+def isolate(
+    base: Ruleset,
+    changes: Mapping[str, Mapping[str, Any]],
+    sources: Mapping[str, str] | None = None,
+) -> Ruleset | None:
     """``base`` with ``changes`` applied (see :func:`derive_ruleset`), or ``None`` when that
     is no valid ruleset alone: how witnesses and fixtures change one rule of a ruleset."""
     try:
-        return derive_ruleset(base, changes, f"{base.id}-variant")
+        return derive_ruleset(base, changes, f"{base.id}-variant", sources)
     except SpecError:
         return None
 
