@@ -28,7 +28,8 @@ from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.cli import main
 from baloot_conformance.importers import ImportLogError, import_file
 from baloot_conformance.importers.bloot7 import convert
-from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.loading import derive_ruleset, load_ruleset
+from baloot_conformance.rules.ruleset import Ruleset
 
 LOGS = Path(__file__).parent / "data" / "peer-logs" / "bloot7"
 BLOOT7 = load_ruleset("bloot7")
@@ -222,6 +223,59 @@ def test_the_engines_legal_calls_are_the_kits(path: Path) -> None:
         assert faceups[position.split(".")[0]].card.rank.value == "A"
         assert divergence.expected is not None and divergence.claimed is not None
         assert set(divergence.expected.split(", ")) - set(divergence.claimed.split(", ")) == {"sun"}
+
+
+def _from_the_dealers_right() -> Ruleset:
+    """bloot7 with its raises asked in turn from the dealer's right (majlis's window)."""
+    window = {"statement": "Raises in turn.", "sources": ["BLOOT7"], "option": "in_turn"}
+    return derive_ruleset(BLOOT7, {"doubling.window": window}, "bloot7-dealers-right")
+
+
+def _buyer_not_asked_first_from_the_dealers_right(seed: int) -> set[str]:
+    """The logged hands whose raises the engine opens with the buyer's right-hand opponent
+    where the dealer's right would ask the other first: the buyer is the dealer's partner or
+    the dealer's left-hand player."""
+    found = set()
+    for number, played in enumerate(_log(seed)["rounds"], 1):
+        calls = played.get("doubling", {}).get("calls", [])
+        if calls:
+            buyer = played["contract"]["declarer"]
+            assert calls[0]["seat"] == (buyer + 1) % 4  # the buyer's right, always
+            if (buyer - played["dealer"]) % 4 in (2, 3):
+                found.add(f"h{number}")
+    return found
+
+
+def test_the_raises_are_asked_from_the_buyers_right() -> None:
+    """doubling.window in_turn_from_buyer on seed 4, hand 7: dealer S, buyer N; the engine asks
+    W, whose pass hands the question to E. Asked from the dealer's right, E would speak first
+    and W's pass is refused there."""
+    text = import_file("bloot7", LOGS / "b4.json.gz")
+    with TranscriptReader(io.StringIO(text), "b4") as reader:
+        failed = _failed(list(check_hands(reader, "b4", _from_the_dealers_right())))
+    assert (
+        failed
+        == {"h7": ["doubling.window"]}
+        == {h: ["doubling.window"] for h in _buyer_not_asked_first_from_the_dealers_right(4)}
+    )
+    assert _failed(_verdicts(LOGS / "b4.json.gz")) == {}
+
+
+@pytest.mark.peer_logs
+def test_every_logged_raise_round_is_asked_from_the_buyers_right() -> None:
+    """Of the 129 logged raise rounds, the 47 in which the two orders differ fail at the first
+    raise when the raises are asked from the dealer's right; every other hand passes as
+    under bloot7 (but the three known-defect hands)."""
+    different = 0
+    for path in _logs():
+        seed = _seed(path)
+        expected = _buyer_not_asked_first_from_the_dealers_right(seed)
+        different += len(expected)
+        text = import_file("bloot7", path)
+        with TranscriptReader(io.StringIO(text), path.name) as reader:
+            failed = _failed(list(check_hands(reader, path.name, _from_the_dealers_right())))
+        assert failed == {**FAILING.get(seed, {}), **{h: ["doubling.window"] for h in expected}}
+    assert different == 47
 
 
 def test_the_lock_is_chosen_at_the_double_and_the_four() -> None:

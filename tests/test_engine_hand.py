@@ -529,7 +529,7 @@ def test_a_gahwa_decides_the_game() -> None:
         assert game.winner == score.match_winner
 
 
-@pytest.mark.parametrize("name", ["saudi", "tazjel", "majlis", "saudi-federation"])
+@pytest.mark.parametrize("name", ["saudi", "tazjel", "majlis", "saudi-federation", "bloot7"])
 def test_legal_actions_are_exactly_what_push_accepts(name: str) -> None:
     """Brute force over every raise, lock, announcement and card, at every step of random hands."""
     rules = load_ruleset(name)
@@ -584,6 +584,39 @@ def test_raises_asked_in_turn_from_the_dealers_right() -> None:
     hand.push(Raise(N, "pass"))  # the buyer's pass ends the raises for everyone
     assert hand.contract is not None and (hand.contract.level, hand.contract.locked) == (2, True)
     assert not [a for a in hand.legal_actions() if isinstance(a, (Raise, Lock))]
+
+
+def test_bloot7_asks_the_raises_from_the_buyers_right_and_no_sun_it_may_not_double() -> None:
+    """doubling.window in_turn_from_buyer: dealer S, buyer N (the dealer's partner), so W,
+    the buyer's right-hand opponent, is asked first where in_turn asks E, the dealer's right;
+    a Sun that the limit of 100 keeps from being doubled opens no window at all."""
+    bloot7 = load_ruleset("bloot7")
+    asked = {}
+    for option in ("in_turn", "in_turn_from_buyer"):
+        window = {"statement": "Raises.", "sources": ["BLOOT7"], "option": option}
+        rules = derive_ruleset(bloot7, {"doubling.window": window}, f"bloot7-{option}")
+        hand = Hand(rules, S, WORKED_DEAL, parse_card("QS"))
+        for bid in [Bid(E, "pass"), Bid(N, "hokum"), Bid(W, "pass"), Bid(S, "pass")]:
+            hand.push(bid)
+        hand.push(Bid(E, "pass"))
+        hand.push(Complete(WORKED_REST))
+        asked[option] = {str(a) for a in hand.legal_actions() if isinstance(a, Raise)}
+    assert asked == {
+        "in_turn": {"raise E double", "raise E pass"},
+        "in_turn_from_buyer": {"raise W double", "raise W pass"},
+    }
+    for totals, opens in (((101, 100), True), ((100, 50), False)):
+        hand = Hand(bloot7, S, WORKED_DEAL, parse_card("QS"), totals=totals)
+        hand.push(Bid(E, "pass"))
+        hand.push(Bid(N, "sun"))
+        hand.push(Complete(WORKED_REST))
+        raises = {str(a) for a in hand.legal_actions() if isinstance(a, Raise)}
+        assert raises == ({"raise W double", "raise W pass"} if opens else set())
+        if not opens:
+            with pytest.raises(IllegalAction) as caught:
+                hand.push(Raise(W, "pass"))
+            assert caught.value.rule_id == "doubling.window"
+            assert "opens no raise window" in caught.value.reason
 
 
 def test_a_lock_not_chosen_with_its_raise_lapses_when_raises_are_asked_in_turn() -> None:

@@ -11,8 +11,11 @@ Who may speak in the window is [doubling.window]'s option: under ``before_first_
 seat entitled to the next raise may call it or pass, in any order; under ``in_turn`` they are
 asked one at a time, in the order of play from the dealer's right, a pass handing the question
 to the next of them; a lock chosen at a raise is chosen before the next seat speaks, and a Sun
-raised as far as it may go closes the window. Under ``first_pass`` they speak in any order, as
-under ``before_first_lead``, but the first pass closes the window for everyone.
+raised as far as it may go closes the window. Under ``in_turn_from_buyer`` they are asked in
+turn as under ``in_turn``, but from the buyer's right (his right-hand opponent first), and a
+Sun that may not be doubled opens no window: nobody is asked. Under ``first_pass`` they speak
+in any order, as under ``before_first_lead``, but the first pass closes the window for
+everyone.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from baloot_conformance.engine.model import SEAT_NAMES, TEAM_NAMES, Contract, Il
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.rules.model import RaiseLevel
 from baloot_conformance.rules.ruleset import Ruleset
+
+IN_TURN = ("in_turn", "in_turn_from_buyer")
+"""The windows whose seats are asked one at a time [doubling.window]."""
 
 
 class Raises:
@@ -64,7 +70,7 @@ class Raises:
     def legal(self, contract: Contract) -> list[Action]:
         """The next raise of the chain and the passes, for the seats of the side entitled."""
         levels = self.rules.doubling.chain.levels
-        if self.next_level >= len(levels):
+        if self.next_level >= len(levels) or self.no_window(contract):
             return []
         level = levels[self.next_level]
         may_raise = contract.kind == "hokum" or self.sun_refusal(contract, level.call) == ""
@@ -75,6 +81,14 @@ class Raises:
             if seat not in self.passes:
                 actions.append(Raise(seat, "pass"))
         return actions
+
+    def no_window(self, contract: Contract) -> bool:
+        """Whether the hand opens no raise window at all [doubling.window]: under
+        ``in_turn_from_buyer``, a Sun that may not be doubled, where nobody is asked."""
+        if self.rules.doubling.window.option != "in_turn_from_buyer" or contract.kind != "sun":
+            return False
+        first = self.rules.doubling.chain.levels[0].call
+        return not self.raisers and self.sun_refusal(contract, first) != ""
 
     def locks(self) -> list[Action]:
         """The lock choices open now."""
@@ -111,15 +125,24 @@ class Raises:
             if self.passes and self.rules.doubling.window.option == "first_pass":
                 raise IllegalAction("doubling.window", "the first pass closed the raises")
             raise IllegalAction("doubling.chain", "the raise chain is complete")
+        if action.call == "pass" and self.no_window(contract):
+            raise IllegalAction(
+                "doubling.window",
+                "nobody is asked to raise: a Sun that may not be doubled opens no raise window "
+                f"({self.sun_refusal(contract, levels[0].call)})",
+            )
         level = levels[self.next_level]
         entitled = self._entitled(contract, level)
         side = self._entitled_words(contract, level)
         asked = self._asked(contract, level)
         if action.seat in entitled and action.seat not in asked:
+            start = (
+                "buyer" if self.rules.doubling.window.option == "in_turn_from_buyer" else "dealer"
+            )
             raise IllegalAction(
                 "doubling.window",
                 f"{SEAT_NAMES[asked[0]]} is asked first: the seats entitled to "
-                f"{level.call!r} speak in turn from the dealer's right",
+                f"{level.call!r} speak in turn from the {start}'s right",
             )
         if action.call == "pass":
             if action.seat not in entitled:
@@ -153,7 +176,7 @@ class Raises:
         every seat entitled has passed and the chain closes)."""
         levels = self.rules.doubling.chain.levels
         level = levels[self.next_level]
-        if self.rules.doubling.window.option == "in_turn":
+        if self.rules.doubling.window.option in IN_TURN:
             self.lock_by = None  # a lock goes with its raise, before the next seat speaks
         if action.call == "pass":
             self.passes.add(action.seat)
@@ -182,7 +205,7 @@ class Raises:
     def _sun_at_most(self, contract: Contract) -> bool:
         """A Sun raised to its highest call closes a window whose seats are asked in turn
         [doubling.window]: nobody is left to ask."""
-        if contract.kind != "sun" or self.rules.doubling.window.option != "in_turn":
+        if contract.kind != "sun" or self.rules.doubling.window.option not in IN_TURN:
             return False
         calls = self._calls()
         return self.rules.doubling.sun.max_call == "none" or self.next_level > calls.index(
@@ -267,12 +290,14 @@ class Raises:
 
     def _asked(self, contract: Contract, level: RaiseLevel) -> tuple[Seat, ...]:
         """The entitled seats that may speak now [doubling.window]: all of them, or, when they
-        speak in turn, the first from the dealer's right that has not passed."""
+        speak in turn, the first from the dealer's right (or the buyer's) that has not passed."""
         entitled = self._entitled(contract, level)
-        if self.rules.doubling.window.option != "in_turn":
+        option = self.rules.doubling.window.option
+        if option not in IN_TURN:
             return entitled
+        start = contract.buyer if option == "in_turn_from_buyer" else self.dealer
         for step in range(1, 5):
-            seat = (self.dealer + step) % 4
+            seat = (start + step) % 4
             if seat in entitled and seat not in self.passes:
                 return (seat,)
         return ()

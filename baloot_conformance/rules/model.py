@@ -378,7 +378,7 @@ class Chain(Rule):
 
 @dataclass(frozen=True, slots=True)
 class Window(Rule):
-    option: Literal["before_first_lead", "in_turn", "first_pass"]
+    option: Literal["before_first_lead", "in_turn", "in_turn_from_buyer", "first_pass"]
 
 
 @dataclass(frozen=True, slots=True)
