@@ -37,10 +37,14 @@
 // - calls: pass, sun, ashkal; 'hokum' in round 1 (the face-up suit), 'hokum S' in round 2;
 //   raises double, triple, four, gahwa (the engine's qahwa) and pass, with 'closed' or 'open'
 //   (a Hokum's دبل or فور takes the lock); a lock chosen on its own is refused. The engine asks
-//   both opponents of the buyer in turn at the first raise: when the transcript goes on to a
-//   card with the window open, the adapter passes for each seat it asks;
+//   both opponents of the buyer in turn at the first raise, from the buyer's right (the
+//   bloot7 profile's doubling.window in_turn_from_buyer), and opens no دبل round for a Sun
+//   that its limit of 100 keeps from being doubled: when the transcript goes on to a card with
+//   the window open, the adapter passes for each seat it asks;
 // - the engine declares every seat's projects itself: a declare line is refused; a baloot line
-//   is accepted once the engine has seen the holder play the second of trump King and Queen;
+//   is accepted once the engine has seen the holder play the second of trump King and Queen,
+//   and is no call for a holder of four Kings or four Queens, whose بلوت the engine never
+//   counts, once he has played both;
 // - 'sawa N' is what the controller offers (GameController.canClaimSawa): on the claimer's lead
 //   with two cards or more, by seat 0 (N) only unless --sawa-seats any; it is judged by the
 //   engine's sawaHolds (the claimer's own cards must take every trick, his partner helping).
@@ -342,13 +346,18 @@ class HandRun {
       }
     }
     const seat = seatOf(item.seat);
-    const played = [...round.tricks, ...(round.currentTrick ? [round.currentTrick] : [])]
+    const held = new Set([...round.hands[seat].map(codeOf), ...this.played(seat)]);
+    const missing = item.cards.filter((c) => !held.has(c));
+    if (missing.length) throw this.reject(index, `the engine did not deal ${missing.join(" ")} to ${item.seat}`);
+  }
+
+  /** The cards `seat` has played so far in the hand, as codes. */
+  played(seat) {
+    const round = this.round;
+    return [...round.tricks, ...(round.currentTrick ? [round.currentTrick] : [])]
       .map((t) => t.cards[seat])
       .filter(Boolean)
       .map(codeOf);
-    const held = new Set([...round.hands[seat].map(codeOf), ...played]);
-    const missing = item.cards.filter((c) => !held.has(c));
-    if (missing.length) throw this.reject(index, `the engine did not deal ${missing.join(" ")} to ${item.seat}`);
   }
 
   // the raises
@@ -381,9 +390,22 @@ class HandRun {
     const round = this.round;
     const seat = seatOf(item.seat);
     const scored = round.result ? round.result.baloot === seat : round.balootHolder === seat && round.balootDeclared;
-    if (!scored) {
+    if (!scored && !this.blockedBaloot(seat)) {
       throw this.reject(index, `the engine has seen no بلوت of ${item.seat}'s (the holder's second trump King or Queen played)`);
     }
+  }
+
+  /** Whether `seat` has played the trump King and Queen of a بلوت that the engine never
+   * counts, its holder holding four Kings or four Queens (Round.bid, hasFourKingsOrQueens):
+   * its announcement is no call. */
+  blockedBaloot(seat) {
+    const result = this.round.bidding.result;
+    if (result?.mode !== "hokum") return false;
+    const played = this.played(seat);
+    const held = [...this.round.hands[seat].map(codeOf), ...played];
+    const count = (rank) => held.filter((c) => c[0] === rank).length;
+    const trump = result.trumpSuit;
+    return ["K", "Q"].every((r) => played.includes(`${r}${trump}`)) && (count("K") === 4 || count("Q") === 4);
   }
 
   play(index, item) {
