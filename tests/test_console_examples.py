@@ -31,6 +31,8 @@ PAGES = [
 NOT_RUN = {
     "baloot-conformance import --from majlis match-*.json -o btn/": "the user's own logs",
     "baloot-conformance check btn/*.btn": "the files the previous example writes",
+    "baloot-conformance check /tmp/t50.btn": "the file the previous example writes (its "
+    "output is asserted by tests/test_defects.py)",
     "baloot-conformance fixtures export --to corpus --format json": "writes into the checkout",
 }
 
