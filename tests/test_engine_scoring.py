@@ -288,6 +288,21 @@ def test_arena_raised_hand_scores_80() -> None:
     assert result.decided_by == ("scoring.contract", "scoring.raised", "scoring.round_value")
 
 
+def test_a_made_raised_hand_can_keep_each_sides_share_multiplied() -> None:
+    # scoring.raised made: each_side_multiplied (mohamed352/bloot, tazjel's engine): each side
+    # its own game points and projects times the level, Baloot after; a failure stays whole.
+    rules = variant("saudi", "scoring", "raised", made="each_side_multiplied")
+    facts = hand("hokum", (110, 52), level=2, projects=(EW, 20, 2), baloot=EW)
+    assert score("saudi", facts).game_points == (36, 2)
+    result = score(rules, facts)
+    assert (result.outcome, result.game_points) == ("made", (11 * 2, (5 + 2) * 2 + 2))
+    assert result.decided_by == ("scoring.contract", "scoring.raised", "scoring.hokum.conversion")
+    tripled = score(rules, hand("hokum", (110, 52), level=3, projects=(NS, 100, 10)))
+    assert tripled.game_points == ((11 + 10) * 3, 5 * 3)
+    failed = hand("hokum", (70, 92), level=2, projects=(NS, 20, 2))
+    assert score(rules, failed).game_points == score("saudi", failed).game_points == (0, 36)
+
+
 @pytest.mark.parametrize(
     ("name", "by_level"),
     [

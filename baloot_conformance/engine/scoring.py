@@ -29,6 +29,10 @@ Where the rules leave a case open, this module decides as follows (the rule tabl
   projects included.
 - ``scoring.contract.tie`` ``made`` scores a tie as ``split`` does (each side its own points)
   and calls it made.
+- ``scoring.raised`` ``made: each_side_multiplied`` scores a made raised hand as an unraised
+  made hand, each side's game points and counted projects times the level (the projects by
+  ``project_multiplier``), Baloot added after; a failed raised hand still goes to the winner
+  whole, and the buyer's side is compared as ``scoring.contract`` says, before the raise.
 - In a raised hand the loser's projects go to the winner or nobody as ``scoring.failure.projects``
   says, whichever side lost.
 - Gahwa overrides Kaboot (SAKKAH): the hand's winner is found as usual (a sweep, else the
@@ -192,12 +196,17 @@ def score_hand(ruleset: Ruleset, facts: HandFacts) -> HandScore:
         return _score_gahwa(ruleset, facts, abnat, figures, outcome, sweeper, winner, decided)
     if sweeper is not None:
         projects, points = _score_kaboot(ruleset, facts, sweeper, outcome == "reverse_kaboot")
-    elif winner is None or (winner == contract.buyer_team and not _is_raised(contract)):
+    elif winner is None or (
+        winner == contract.buyer_team
+        and (not _is_raised(contract) or ruleset.scoring.raised.made == "each_side_multiplied")
+    ):
         conversion = (
             ruleset.scoring.sun_conversion
             if contract.kind == "sun"
             else ruleset.scoring.hokum_conversion
         )
+        if _is_raised(contract):
+            decided.append(ruleset.scoring.raised.id)
         decided.append(conversion.id)
         projects, points = _score_own_points(ruleset, facts, abnat)
     else:
@@ -369,14 +378,17 @@ def _raised_tie_loser(ruleset: Ruleset, contract: Contract) -> Team:
 def _score_own_points(
     ruleset: Ruleset, facts: HandFacts, abnat: tuple[int, int]
 ) -> tuple[tuple[int, int], tuple[int, int]]:
-    """A made (or split) unraised hand: each side scores its own points."""
+    """A made (or split) unraised hand, or a made raised hand under ``scoring.raised`` ``made:
+    each_side_multiplied``: each side scores its own points (times the level, projects by
+    ``scoring.raised.project_multiplier``; Baloot never multiplied)."""
     contract = facts.contract
+    level = contract.level
     project_raw = [0, 0]
     points = [0, 0]
     for side in (0, 1):
-        points[side] = card_points_to_game_points(ruleset, contract, side, abnat)
+        points[side] = card_points_to_game_points(ruleset, contract, side, abnat) * level
         if facts.project_team == side:
-            points[side] += facts.project_points
+            points[side] += facts.project_points * _project_multiplier(ruleset, level)
             project_raw[side] = facts.project_raw
         if facts.baloot_team == side:
             points[side] += ruleset.projects.baloot.game_points

@@ -621,6 +621,9 @@ class ReverseKaboot(Rule):
 class Raised(Rule):
     project_multiplier: Literal["level", "capped_at_double", "double_only"]
     loser_baloot: Literal["kept", "lost"]
+    made: Literal["winner_takes_all", "each_side_multiplied"] = "winner_takes_all"
+    """A raised hand the buyer makes: the buyer's side takes everything, or each side keeps
+    its own game points and projects, times the level."""
 
 
 @dataclass(frozen=True, slots=True)
