@@ -26,9 +26,10 @@ from baloot_conformance.engine.actions import (
     Play,
     Raise,
 )
+from baloot_conformance.engine.deal import first_seat
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
-from baloot_conformance.engine.model import IllegalAction, card_set, next_seat
+from baloot_conformance.engine.model import IllegalAction, card_set
 from baloot_conformance.engine.playout import choose, random_game, random_hand
 from baloot_conformance.engine.scoring import HandResult
 from baloot_conformance.rules.loading import derive_ruleset, load_ruleset, shipped_rulesets
@@ -379,9 +380,11 @@ def test_random_hands_keep_the_invariants(name: str) -> None:
                 assert played[4 * i + 4].seat == winner
         unraised = contract.level == 1 and not contract.gahwa
         if unraised and score.outcome in ("made", "split"):
-            first = next_seat(hand.dealer)
+            first = first_seat(rules, hand.dealer)
             _, counted = projects_.counted_projects(rules, contract, hand.declared(), first)
-            holder = projects_.baloot_holder(rules, contract, hand.initial, hand.declared())
+            holder = projects_.baloot_holder(
+                rules, contract, hand.initial, hand.declared(), [p.card for p in played]
+            )
             value = rules.scoring.round_value
             expected = (value.sun if contract.kind == "sun" else value.hokum) + sum(
                 p.game_points for p in counted

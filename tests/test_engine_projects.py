@@ -400,11 +400,24 @@ def deal(mine: str, seat: int = 0) -> list[CardSet]:
 
 def test_baloot_holder() -> None:
     hands = deal("KS QS 7S 9S TS JS AS 8H", seat=2)
-    assert baloot_holder(SAUDI, HOKUM_S, hands, []) == 2
-    assert baloot_holder(SAUDI, SUN, hands, []) is None  # Hokum only
+    assert baloot_holder(SAUDI, HOKUM_S, hands, [], ()) == 2
+    assert baloot_holder(SAUDI, SUN, hands, [], ()) is None  # Hokum only
     hearts = Contract("hokum", Suit.HEARTS, buyer=0, receiver=0)
     # The trump suit decides: with hearts trump, W holds KH QH (8S 7H ... KH in pack order).
-    assert baloot_holder(SAUDI, hearts, deal("KS QS 7S 9S TS JS AS 8C"), []) == 1
+    assert baloot_holder(SAUDI, hearts, deal("KS QS 7S 9S TS JS AS 8C"), [], ()) == 1
+
+
+def test_baloot_played_in_consecutive_tricks() -> None:
+    # projects.baloot counts: consecutive_tricks (mohamed352/bloot): held is not enough.
+    rules = projects_rule(SAUDI, "baloot", counts="consecutive_tricks")
+    hands = deal("KS QS 7S 9S TS JS AS 8H")
+    k, q, x = parse_card("KS"), parse_card("QS"), parse_card("7H")
+    assert baloot_holder(rules, HOKUM_S, hands, [], [x, x, x, x, x, k, x, x, q]) == 0
+    assert baloot_holder(rules, HOKUM_S, hands, [], [q, x, x, x, k]) == 0  # either order
+    assert baloot_holder(rules, HOKUM_S, hands, [], [k, x, x, x, x, x, x, x, q]) is None
+    assert baloot_holder(rules, HOKUM_S, hands, [], [k, x, x, q]) is None  # one trick
+    assert baloot_holder(rules, HOKUM_S, hands, [], [k]) is None  # not played yet
+    assert baloot_holder(SAUDI, HOKUM_S, hands, [], [k]) == 0
 
 
 def test_no_baloot_when_king_and_queen_are_split() -> None:
@@ -414,7 +427,7 @@ def test_no_baloot_when_king_and_queen_are_split() -> None:
         cards("AD TD 7C 8C 9C TC JC QC"),
         cards("AC 7S 8S 9S TS JS AS KC"),
     ]
-    assert baloot_holder(SAUDI, HOKUM_S, hands, []) is None
+    assert baloot_holder(SAUDI, HOKUM_S, hands, [], ()) is None
 
 
 BLOCKING = [
@@ -433,19 +446,19 @@ def test_baloot_inside_a_project(
     for rs, expected in ((SAUDI, saudi), (MAJLIS, majlis), (NEVER_BLOCKED, never)):
         (project,) = [p for p in find_projects(rs, "hokum", 0, cards(hand)) if p.name == name]
         hands = deal(hand)
-        assert baloot_holder(rs, HOKUM_S, hands, [project]) == expected, rs.id
-        assert baloot_holder(rs, HOKUM_S, hands, []) == 0, rs.id  # held but not declared
+        assert baloot_holder(rs, HOKUM_S, hands, [project], ()) == expected, rs.id
+        assert baloot_holder(rs, HOKUM_S, hands, [], ()) == 0, rs.id  # held but not declared
 
 
 def test_baloot_not_blocked_by_another_seats_hundred() -> None:
     other = declare(
         SAUDI, "hokum", 1, "AH KH QH JH TH 9D TD JD", "hundred.sequence", "AH KH QH JH TH"
     )
-    assert baloot_holder(SAUDI, HOKUM_S, deal("KS QS 7S 9S 8H 7H 8D 7C"), [other]) == 0
+    assert baloot_holder(SAUDI, HOKUM_S, deal("KS QS 7S 9S 8H 7H 8D 7C"), [other], ()) == 0
 
 
 def test_baloot_not_blocked_by_a_hundred_of_another_suit() -> None:
     hand = "KS QS AH KH QH JH TH 7C"
     (hundred,) = find_projects(SAUDI, "hokum", 0, cards(hand))
     assert hundred.name == "hundred.sequence"
-    assert baloot_holder(SAUDI, HOKUM_S, deal(hand), [hundred]) == 0
+    assert baloot_holder(SAUDI, HOKUM_S, deal(hand), [hundred], ()) == 0

@@ -663,7 +663,7 @@ class Hand:
             self.rules, contract, self.declarations.projects, first
         )
         holder = projects_.baloot_holder(
-            self.rules, contract, self.initial, self.declarations.projects
+            self.rules, contract, self.initial, self.declarations.projects, talk.played(self)
         )
         aces = sum(1 << (suit * 8 + 7) for suit in range(4))
         facts = HandFacts(

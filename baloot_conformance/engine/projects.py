@@ -15,7 +15,8 @@ do, so that the comparison between teams is a plain ``max``. The rule IDs implem
 - ``projects.limits``: at most ``per_player`` projects per player, no card in two (unless
   ``shared_cards`` lets a four of a kind and a sequence share one);
 - ``projects.ranking``, ``projects.comparison``, ``projects.tie``: which team's projects count;
-- ``projects.baloot``, ``projects.baloot.inside_hundred``: who holds a Baloot that scores.
+- ``projects.baloot``, ``projects.baloot.inside_hundred``: who holds a Baloot that scores
+  (held, or played in two consecutive tricks).
 
 A project exists in a contract only where the ruleset gives it game points for that contract
 (four hundred has none in Hokum). A declared run must be a whole run of the hand, as
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from baloot_conformance.cards import CARDS, Rank, card
+from baloot_conformance.cards import CARDS, Card, Rank, card
 from baloot_conformance.engine.model import (
     SEAT_NAMES,
     SUIT_MASKS,
@@ -443,21 +444,34 @@ def counted_projects(
 
 
 def baloot_holder(
-    ruleset: Ruleset, contract: Contract, hands: Sequence[CardSet], declared: Sequence[Project]
+    ruleset: Ruleset,
+    contract: Contract,
+    hands: Sequence[CardSet],
+    declared: Sequence[Project],
+    played: Sequence[Card],
 ) -> Seat | None:
     """The seat whose Baloot scores (projects.baloot and projects.baloot.inside_hundred).
 
     In Hokum only: the seat holding both the King and the Queen of trump among its eight cards
-    (``hands`` by seat). None when nobody holds them, or when the holder's declared projects
-    block it: ``blocked_by_any_hundred``, a hundred (sequence or four of a kind) holding both;
+    (``hands`` by seat), and under ``counts: consecutive_tricks`` only once it has played them
+    in two consecutive tricks (``played``: the hand's cards so far, in order). None when
+    nobody holds them, or when the holder's declared projects block it:
+    ``blocked_by_any_hundred``, a hundred (sequence or four of a kind) holding both;
     ``blocked_by_four_kings_or_queens``, four Kings or four Queens;
     ``blocked_by_hundred_or_four_kings_queens``, either; ``never_blocked``.
     """
     if contract.kind != "hokum" or contract.trump is None:
         return None
-    pair = 1 << card(Rank.KING, contract.trump).index | 1 << card(Rank.QUEEN, contract.trump).index
+    king, queen = card(Rank.KING, contract.trump), card(Rank.QUEEN, contract.trump)
+    pair = 1 << king.index | 1 << queen.index
     holder = next((s for s, hand in enumerate(hands) if hand & pair == pair), None)
     if holder is None:
+        return None
+    if ruleset.projects.baloot.counts == "consecutive_tricks" and not (
+        king in played
+        and queen in played
+        and abs(played.index(king) // 4 - played.index(queen) // 4) == 1
+    ):
         return None
     own = [p for p in declared if p.seat == holder]
     option = ruleset.projects.baloot_inside_hundred.option

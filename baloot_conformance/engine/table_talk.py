@@ -276,7 +276,8 @@ def penalty_score(
     baloot_team: Team | None,
 ) -> HandScore:
     """The score of a hand a penalty ends: ``scorer`` takes what ``formula`` gives, the other
-    side nothing; the card points are those of the tricks taken so far."""
+    side nothing but, under ``projects.baloot`` ``penalised: kept``, its Baloot; the card
+    points are those of the tricks taken so far."""
     kind = contract.kind
     env = {
         "round_value": rules.scoring.round_value.sun
@@ -294,6 +295,10 @@ def penalty_score(
         raise FormulaError(f"{rule_id}: {exc.message} (for {env})", hint=exc.hint) from None
     game_points = [0, 0]
     game_points[scorer] = value
+    decided: tuple[str, ...] = (rule_id,)
+    if baloot_team == 1 - scorer and rules.projects.baloot.penalised == "kept":
+        game_points[baloot_team] = rules.projects.baloot.game_points
+        decided = (rule_id, rules.projects.baloot.id)
     gahwa_wins = contract.gahwa and rules.doubling.gahwa.option == "match_win"
     card_points = (points[0], points[1])
     return HandScore(
@@ -306,7 +311,7 @@ def penalty_score(
         kaboot_team=None,
         game_points=(game_points[0], game_points[1]),
         match_winner=scorer if gahwa_wins else None,
-        decided_by=(rule_id,),
+        decided_by=decided,
         penalty_team=scorer,
     )
 
@@ -375,6 +380,11 @@ def played_out(hand: HandState) -> bool:
 def plays_done(hand: HandState) -> int:
     """How many cards of the hand are down."""
     return hand.tricks_done * 4 + len(hand.trick)
+
+
+def played(hand: HandState) -> list[Card]:
+    """The cards of the hand played so far, in order."""
+    return [a.card for a in hand.history if isinstance(a, Play)]
 
 
 def check_talk(hand: HandState, action: TableTalk) -> None:
@@ -497,7 +507,9 @@ def _penalty(hand: HandState, formula: Formula, rule_id: str, scorer: Team) -> N
     project_team, counted = projects_.counted_projects(
         hand.rules, contract, hand.declarations.projects, first_seat(hand.rules, hand.dealer)
     )
-    holder = projects_.baloot_holder(hand.rules, contract, hand.initial, hand.declarations.projects)
+    holder = projects_.baloot_holder(
+        hand.rules, contract, hand.initial, hand.declarations.projects, played(hand)
+    )
     hand._score_result = penalty_score(
         hand.rules, contract, formula, rule_id, scorer, hand.points, hand.tricks,
         project_team, sum(p.game_points for p in counted),

@@ -515,6 +515,11 @@ class BalootProject(Rule):
     raw: int
     game_points: int
     announce: Literal["second_card", "first_card"]
+    counts: Literal["held", "consecutive_tricks"] = "held"
+    """``held``: the holder's side scores it whether or not both cards are played;
+    ``consecutive_tricks``: only once the holder has played them in two consecutive tricks."""
+    penalised: Literal["lost", "kept"] = "lost"
+    """The Baloot of the side a penalty goes against, in a hand the penalty ends."""
 
 
 @dataclass(frozen=True, slots=True)
