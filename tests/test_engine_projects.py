@@ -95,6 +95,24 @@ def test_eight_card_run_is_one_hundred() -> None:
     assert found(SAUDI, "hokum", hand) == [("hundred.sequence", cards(hand))]
 
 
+def test_a_longer_run_may_split_into_a_hundred_of_its_top_and_the_rest() -> None:
+    # projects.hundred.sequence longer: top_and_rest (mohamed352/bloot's findProjects).
+    split = projects_rule(SAUDI, "hundred_sequence", longer="top_and_rest")
+    assert sorted(found(split, "hokum", "AS KS QS JS TS 9S 8S 7S")) == [
+        ("hundred.sequence", cards("AS KS QS JS TS")),
+        ("sira", cards("9S 8S 7S")),
+    ]
+    assert found(split, "sun", "KH QH JH TH 9H 8H 7S AD") == [
+        ("hundred.sequence", cards("KH QH JH TH 9H"))
+    ]
+    assert found(SAUDI, "sun", "KH QH JH TH 9H 8H 7S AD") == [
+        ("hundred.sequence", cards("KH QH JH TH 9H 8H"))
+    ]
+    whole = declaration_error(split, "sun", "KH QH JH TH 9H 8H 7S AD", "hundred.sequence",
+                              "KH QH JH TH 9H 8H")  # fmt: skip
+    assert "a hundred of its top cards and the rest apart" in whole.reason
+
+
 def test_runs_are_maximal_and_broken_by_a_gap() -> None:
     # No JS or TS: A-K-Q and 9-8-7 are two siras, not one run.
     assert sorted(found(SAUDI, "sun", "AS KS QS 9S 8S 7S AH KC")) == [

@@ -21,7 +21,7 @@ do, so that the comparison between teams is a plain ``max``. The rule IDs implem
 A project exists in a contract only where the ruleset gives it game points for that contract
 (four hundred has none in Hokum). A declared run must be a whole run of the hand, as
 :func:`find_projects` reports it: a fifty cannot be declared as a sira, nor an 8-card run as
-5 + 3.
+5 + 3 (unless ``projects.hundred.sequence`` ``longer: top_and_rest`` splits it so).
 """
 
 from __future__ import annotations
@@ -202,7 +202,7 @@ def _build_finder(ruleset: Ruleset, kind: ContractKind) -> _Finder:
                 run = 0
         if run:
             found.append((run, top))
-        runs.append(tuple(found))
+        runs.append(tuple(_split(ruleset, found, by_place)))
     sequences: list[tuple[ProjectName, int, int, int] | None] = []
     for length in range(9):
         name = _sequence_name(ruleset, kind, length)
@@ -214,6 +214,27 @@ def _build_finder(ruleset: Ruleset, kind: ContractKind) -> _Finder:
             name, raw, points, group = _values(ruleset, kind, four)
             fours.append((_rank_mask(rank), name, raw, points, group, place[rank]))
     return _Finder(tuple(runs), tuple(sequences), tuple(fours))
+
+
+def _split(
+    ruleset: Ruleset, runs: list[tuple[CardSet, int]], by_place: list[tuple[int, int]]
+) -> list[tuple[CardSet, int]]:
+    """``projects.hundred.sequence`` ``longer: top_and_rest``: each run longer than a hundred
+    split into the hundred of its top cards and the rest (a run of its own, which makes a
+    project only if it is long enough); ``one_project`` keeps the runs whole. ``by_place``:
+    (sequence place, rank index) of one suit, lowest first."""
+    rule = ruleset.projects.hundred_sequence
+    if rule.longer == "one_project":
+        return runs
+    split: list[tuple[CardSet, int]] = []
+    for bits, top in runs:
+        ranks = [j for _, j in by_place if bits >> j & 1]  # lowest first
+        while len(ranks) > rule.length:
+            split.append((sum(1 << j for j in ranks[-rule.length :]), top))
+            ranks = ranks[: -rule.length]
+            top = next(p for p, j in by_place if j == ranks[-1])
+        split.append((sum(1 << j for j in ranks), top))
+    return split
 
 
 def _values(
@@ -232,8 +253,10 @@ def find_projects(
     """Every project the hand can form, strongest first.
 
     Each maximal run of the hand in one suit (by ``cards.order.sequence``) makes the longest
-    sequence project whose ``length`` fits it (3 sira, 4 fifty, 5 or more one hundred); each
-    four of a kind whose rank the contract lists makes a hundred or a four hundred.
+    sequence project whose ``length`` fits it (3 sira, 4 fifty, 5 or more one hundred, or
+    under ``projects.hundred.sequence`` ``longer: top_and_rest`` a hundred of its top five and
+    the rest on its own); each four of a kind whose rank the contract lists makes a hundred or
+    a four hundred.
     """
     finder = _finder(ruleset, kind)
     found: list[Project] = []
@@ -314,6 +337,8 @@ def _why_not(
         return f"the cards are not consecutive in sequence order ({order})"
     for run, _top in _runs(ruleset, hand):
         if cards & ~run == 0:
+            if run == cards and count > ruleset.projects.hundred_sequence.length:
+                return "a longer run is a hundred of its top cards and the rest apart"
             if run == cards:
                 return f"a run of {count} is no project"
             longer = next((p for p in found if p.cards == run), None)

@@ -504,6 +504,12 @@ class SequenceProject(Rule):
 
 
 @dataclass(frozen=True, slots=True)
+class HundredSequence(SequenceProject):
+    longer: Literal["one_project", "top_and_rest"] = "one_project"
+    """A longer run: one hundred, or a hundred of its top cards and the rest on its own."""
+
+
+@dataclass(frozen=True, slots=True)
 class FourOfAKindProject(Rule):
     ranks: ContractRanks
     raw: int | ContractRaw
@@ -559,7 +565,7 @@ class Declaration(Rule):
 class ProjectsSection:
     sira: SequenceProject = key("sira")
     fifty: SequenceProject = key("fifty")
-    hundred_sequence: SequenceProject = key("hundred.sequence")
+    hundred_sequence: HundredSequence = key("hundred.sequence")
     hundred_four_of_a_kind: FourOfAKindProject = key("hundred.four_of_a_kind")
     four_hundred: FourOfAKindProject = key("four_hundred")
     baloot: BalootProject = key("baloot")
