@@ -39,7 +39,6 @@ SEEDS = range(1, 32)
 NOT_PASSING = {
     (9, "h3"): ("play.follow_suit",),
     (16, "h3"): (None,),
-    (17, "h5"): ("projects.hundred.sequence",),
 }
 
 #: The default run's sample: a right Qayd (2), a wrong Sawa and a wrong Qayd (1), a Qayd
@@ -168,3 +167,10 @@ def test_baloot_scores_only_for_king_and_queen_in_consecutive_tricks() -> None:
     assert _hand_verdicts(2, held, "h5")["h5"][1].startswith("score is NS 27 EW 0, not NS 25")
     lost = _changed("projects.baloot", penalised="lost")
     assert _hand_verdicts(1, lost, "h6")["h6"][1].startswith("score is NS 25 EW 0, not NS 25 EW 2")
+
+
+def test_a_six_card_run_is_a_hundred_of_its_top_five() -> None:
+    # Seed 17, hand 5: S holds KH QH JH TH 9H 8H and declares the hundred KH to 9H.
+    assert _hand_verdicts(17, load_ruleset("bloot352"), "h5") == {"h5": ("pass", "")}
+    whole = _changed("projects.hundred.sequence", longer="one_project")
+    assert "part of the longer run KH QH JH TH 9H 8H" in _hand_verdicts(17, whole, "h5")["h5"][1]
