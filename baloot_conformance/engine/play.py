@@ -18,7 +18,8 @@ the cards. The rule IDs implemented here:
   options say (``opponent_winning``, ``partner_winning``);
 - ``play.hokum.partner_winning``: the exemption from trumping when the partner is winning
   (``any_seat``, ``fourth_or_certain_top`` with ``certain_tops``, ``never``, and
-  ``unraised_only``: any seat in an unraised Hokum, never in a raised one);
+  ``unraised_only``: any seat in an unraised Hokum; in a raised one the partner's winning
+  card binds as an opponent's: ruff, over-ruff and under-ruff as the options say);
 - ``play.hokum.ruff``: void in a plain suit led: trump if able (``required``), or any card
   (``optional``: then no over-ruff or under-ruff obligation either);
 - ``play.hokum.overruff``: over an opponent's trump: a higher trump if held (``required``,
@@ -107,6 +108,7 @@ class PlayRules:
         "_locked",
         "_opponent_beat",
         "_overruff",
+        "_partner_as_opponent",
         "_partner_beat",
         "_plain",
         "_ruff",
@@ -167,6 +169,8 @@ class PlayRules:
         self._exempt_any = exemption == "any_seat" or (
             exemption == "unraised_only" and contract.level == 1
         )
+        # unraised_only, raised: the partner's winning card binds as an opponent's does.
+        self._partner_as_opponent = exemption == "unraised_only" and contract.level > 1
         self._exempt_fourth = play.hokum_partner_winning.option == "fourth_or_certain_top"
         tops = 0
         for top in play.hokum_partner_winning.certain_tops:
@@ -242,7 +246,8 @@ class PlayRules:
                 if higher:
                     return higher | _BEAT
             return follow | _FOLLOW
-        if partner_winning:  # play.hokum.partner_winning, else play.hokum.ruff (any trump)
+        if partner_winning and not self._partner_as_opponent:
+            # play.hokum.partner_winning, else play.hokum.ruff (any trump)
             if self._exempt_any or (
                 self._exempt_fourth and (n == 3 or (1 << led) & self._certain_tops)
             ):
