@@ -37,7 +37,6 @@ SEEDS = range(1, 32)
 #: partner (``play.follow_suit``), and a Qayd before the first card, which BTN cannot write
 #: (seed 16, hand 3: the hand stops with no card and its score is unchecked: no rule).
 NOT_PASSING = {
-    (9, "h3"): ("play.follow_suit",),
     (16, "h3"): (None,),
 }
 
@@ -174,3 +173,13 @@ def test_a_six_card_run_is_a_hundred_of_its_top_five() -> None:
     assert _hand_verdicts(17, load_ruleset("bloot352"), "h5") == {"h5": ("pass", "")}
     whole = _changed("projects.hundred.sequence", longer="one_project")
     assert "part of the longer run KH QH JH TH 9H 8H" in _hand_verdicts(17, whole, "h5")["h5"][1]
+
+
+def test_a_raised_hand_binds_the_partners_trump_as_an_opponents() -> None:
+    # Seed 9, hand 3 (doubled, spades trump): N ruffs E's QC with QS, W follows; S, void in
+    # clubs, must over-ruff his partner with JS or TS (not 7S); in trick 4 W, void in
+    # diamonds, cannot beat his partner E's 9S with AS and may play any card.
+    assert _hand_verdicts(9, load_ruleset("bloot352"), "h3") == {"h3": ("pass", "")}
+    never = _changed("play.hokum.partner_winning", option="never")
+    message = "S may play 7S TS JS, not TS JS (holds 7S TS JS 7H TD JD)"
+    assert _hand_verdicts(9, never, "h3")["h3"] == ("fail", message)
