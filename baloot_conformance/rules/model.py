@@ -501,12 +501,8 @@ class SequenceProject(Rule):
     """The shortest run that makes this project."""
     raw: int | ContractRaw
     game_points: ContractPoints
-
-
-@dataclass(frozen=True, slots=True)
-class HundredSequence(SequenceProject):
     longer: Literal["one_project", "top_and_rest"] = "one_project"
-    """A longer run: one hundred, or a hundred of its top cards and the rest on its own."""
+    """A longer run (stated by hundred.sequence only): one project, or its top and the rest."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -522,10 +518,8 @@ class BalootProject(Rule):
     game_points: int
     announce: Literal["second_card", "first_card"]
     counts: Literal["held", "consecutive_tricks"] = "held"
-    """``held``: the holder's side scores it whether or not both cards are played;
-    ``consecutive_tricks``: only once the holder has played them in two consecutive tricks."""
+    """Held, or only once its King and Queen are played in two consecutive tricks."""
     penalised: Literal["lost", "kept"] = "lost"
-    """The Baloot of the side a penalty goes against, in a hand the penalty ends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -565,7 +559,7 @@ class Declaration(Rule):
 class ProjectsSection:
     sira: SequenceProject = key("sira")
     fifty: SequenceProject = key("fifty")
-    hundred_sequence: HundredSequence = key("hundred.sequence")
+    hundred_sequence: SequenceProject = key("hundred.sequence")
     hundred_four_of_a_kind: FourOfAKindProject = key("hundred.four_of_a_kind")
     four_hundred: FourOfAKindProject = key("four_hundred")
     baloot: BalootProject = key("baloot")
@@ -633,8 +627,7 @@ class Raised(Rule):
     project_multiplier: Literal["level", "capped_at_double", "double_only"]
     loser_baloot: Literal["kept", "lost"]
     made: Literal["winner_takes_all", "each_side_multiplied"] = "winner_takes_all"
-    """A raised hand the buyer makes: the buyer's side takes everything, or each side keeps
-    its own game points and projects, times the level."""
+    """A made raised hand: the buyer's side takes all, or each side its own share x level."""
 
 
 @dataclass(frozen=True, slots=True)
