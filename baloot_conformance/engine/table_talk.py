@@ -196,12 +196,18 @@ def sawa_words(seat: Seat, right: bool, line: str, own_cards: bool) -> str:
 
 
 def check_foul_call(
-    rules: Ruleset, caller: Seat, play: int, offender: Seat, plays_done: int
+    rules: Ruleset, caller: Seat, play: int | None, offender: Seat, plays_done: int
 ) -> None:
     """Raise :class:`IllegalAction` [play.fouls] unless ``caller`` may call the card ``play``
-    (played by ``offender``) when ``plays_done`` cards are down."""
+    (played by ``offender``) when ``plays_done`` cards are down. A call that names no card
+    (``play`` ``None``) is heard, and judged wrong, only under the window ``proved``, where
+    any call is heard."""
     rule = rules.play.fouls
     who, target = SEAT_NAMES[caller], target_name(play)
+    if play is None:
+        if rule.window != "proved":
+            raise IllegalAction(rule.id, f"{who}'s foul call names no card: a call names one")
+        return
     if play >= plays_done:
         raise IllegalAction(rule.id, f"{who} called a foul on {target}, which is not played yet")
     if rule.window == "proved":  # any call is heard and judged: one off its window is wrong
@@ -228,8 +234,10 @@ def check_foul_call(
         )
 
 
-def foul_words(caller: Seat, play: int, foul: LatentFoul | None, why: str = "") -> str:
+def foul_words(caller: Seat, play: int | None, foul: LatentFoul | None, why: str = "") -> str:
     who, target = SEAT_NAMES[caller], target_name(play)
+    if play is None:
+        return f"{who}'s foul call names no card: it is wrong"
     if foul is None:
         return f"{who}'s foul call on {target} is wrong: {why or 'that card was legal'}"
     return f"{who}'s foul call on {target} is right: {foul.reason} ({foul.rule_id})"
@@ -420,9 +428,10 @@ def check_talk(hand: HandState, action: TableTalk) -> None:
     check_foul_call(hand.rules, seat, action.play, offender, plays_done(hand))
 
 
-def player_of(hand: HandState, play: int) -> Seat:
+def player_of(hand: HandState, play: int | None) -> Seat:
+    """Who played the hand's card ``play``; -1 for a card not played or none."""
     plays = [a for a in hand.history if isinstance(a, Play)]
-    return plays[play].seat if play < len(plays) else -1
+    return plays[play].seat if play is not None and play < len(plays) else -1
 
 
 def force_claim(hand: HandState, action: TableTalk) -> bool:
@@ -440,7 +449,8 @@ def force_claim(hand: HandState, action: TableTalk) -> bool:
     late = isinstance(action, FoulCall) and played_out(hand)
     if (hand.phase not in ("raises", "play") and not late) or hand.contract is None:
         return False
-    if isinstance(action, FoulCall) and not 0 <= action.play < plays_done(hand):
+    play = action.play if isinstance(action, FoulCall) else None  # None: no card named
+    if play is not None and not 0 <= play < plays_done(hand):
         return False
     hand.history.append(action)
     if isinstance(action, SawaClaim):
@@ -475,7 +485,7 @@ def _judge_sawa(hand: HandState, seat: Seat) -> None:
 
 def _judge_foul(hand: HandState, call: FoulCall) -> None:
     rule = hand.rules.play.fouls
-    foul = next((f for f in hand.fouls if f.play == call.play), None)
+    foul = next((f for f in hand.fouls if f.play == call.play), None)  # none for no card
     offender = player_of(hand, call.play)
     why = ""
     if rule.window == "proved" and foul is not None:
