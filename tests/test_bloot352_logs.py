@@ -36,9 +36,7 @@ SEEDS = range(1, 32)
 #: (``projects.hundred.sequence``), a trump lead where the engine forces a higher trump over the
 #: partner (``play.follow_suit``), and a Qayd before the first card, which BTN cannot write
 #: (seed 16, hand 3: the hand stops with no card and its score is unchecked: no rule).
-NOT_PASSING = {
-    (16, "h3"): (None,),
-}
+NOT_PASSING = {}
 
 #: The default run's sample: a right Qayd (2), a wrong Sawa and a wrong Qayd (1), a Qayd
 #: before the first card (16), a raised hand's shares (20).
@@ -56,7 +54,7 @@ CLAIMS = {
     "= result": 183,
     "= kaboot": 5,
     "= sawa": 36,
-    "= foul": 65,
+    "= foul": 66,
     "= winner": 31,
 }
 
@@ -183,3 +181,17 @@ def test_a_raised_hand_binds_the_partners_trump_as_an_opponents() -> None:
     never = _changed("play.hokum.partner_winning", option="never")
     message = "S may play 7S TS JS, not TS JS (holds 7S TS JS 7H TD JD)"
     assert _hand_verdicts(9, never, "h3")["h3"] == ("fail", message)
+
+
+def test_a_qayd_before_the_first_card_names_no_card_and_is_wrong() -> None:
+    # Seed 16, hand 3: N calls Qayd (madaq) before any card is down: 'foul N -', judged
+    # wrong, 25 to EW; the match goes on and every later hand is checked.
+    text = import_file("bloot352", _path(16))
+    hand = text.split("\nhand 3\n")[1].split("\nhand 4\n")[0]
+    assert re.search(r"^foul N - madaq  # .*\n= foul wrong$", hand, re.MULTILINE)
+    verdicts = _hand_verdicts(16, load_ruleset("bloot352"), "h3", "h9")
+    assert set(verdicts.values()) == {("pass", "")}
+    # Where a call must name its card (the window hand_end), the call is refused.
+    named = _changed("play.fouls", window="hand_end")
+    status, message = _hand_verdicts(16, named, "h3")["h3"]
+    assert (status, message) == ("fail", "N's foul call names no card: a call names one")
