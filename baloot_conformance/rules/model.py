@@ -465,11 +465,9 @@ class Fouls(Rule):
     callers: Literal["opponents", "anyone"]
     """Who may call a foul: the offender's opponents, or any player."""
     window: Literal["next_card", "trick_end", "hand_end", "proved"]
-    """Until when a card may be called: before the next card, until the next trick begins (its
-    own trick complete), or to the end of the hand (after its last card too); ``proved``: from
-    the card that proves it (its offender plays a card it kept back) to the end of that trick,
-    and a call at any other moment of the play, or on its own side's card, is not refused but
-    wrong."""
+    """Until when a card may be called: before the next card, until the next trick begins, or
+    to the hand's end (after its last card too); ``proved``: from the card that proves it (its
+    offender plays a card it kept back) to that trick's end, any other call heard and wrong."""
     right_call: Formula = formula_field(PENALTY_VARIABLES, "number")
     """What the offender's opponents score for a right call (the offender's side 0)."""
     wrong_call: Formula = formula_field(PENALTY_VARIABLES, "number")
@@ -501,8 +499,11 @@ class SequenceProject(Rule):
     """The shortest run that makes this project."""
     raw: int | ContractRaw
     game_points: ContractPoints
+
+
+@dataclass(frozen=True, slots=True)
+class HundredSequence(SequenceProject):
     longer: Literal["one_project", "top_and_rest"] = "one_project"
-    """A longer run (stated by hundred.sequence only): one project, or its top and the rest."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -559,7 +560,7 @@ class Declaration(Rule):
 class ProjectsSection:
     sira: SequenceProject = key("sira")
     fifty: SequenceProject = key("fifty")
-    hundred_sequence: SequenceProject = key("hundred.sequence")
+    hundred_sequence: HundredSequence = key("hundred.sequence")
     hundred_four_of_a_kind: FourOfAKindProject = key("hundred.four_of_a_kind")
     four_hundred: FourOfAKindProject = key("four_hundred")
     baloot: BalootProject = key("baloot")
@@ -627,7 +628,6 @@ class Raised(Rule):
     project_multiplier: Literal["level", "capped_at_double", "double_only"]
     loser_baloot: Literal["kept", "lost"]
     made: Literal["winner_takes_all", "each_side_multiplied"] = "winner_takes_all"
-    """A made raised hand: the buyer's side takes all, or each side its own share x level."""
 
 
 @dataclass(frozen=True, slots=True)
