@@ -116,7 +116,7 @@ def convert(log: Any, source: str) -> str:
     text = match(
         log,
         source,
-        "bloot352@1",
+        "bloot352@2",
         ("final", "handsPlayed", "seconds", "matchOver", "winnerTeam", *_HEADER),
         round_,
     )
