@@ -9,6 +9,8 @@ played); the projects themselves, and which count, are
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from baloot_conformance.cards import Card, Rank
 from baloot_conformance.cards import card as card_of
 from baloot_conformance.engine import projects as projects_
@@ -131,17 +133,19 @@ class Declarations:
     # --- Baloot -------------------------------------------------------------------------------
 
     def announcement(
-        self, contract: Contract | None, last: Action | None, held: CardSet, dealt: CardSet
+        self, contract: Contract | None, history: Sequence[Action], held: CardSet, dealt: CardSet
     ) -> Announce | None:
-        """The Baloot announcement the ``last`` action allows, if any (announcements are
-        optional); ``held`` and ``dealt``: its seat's cards now and as dealt."""
+        """The Baloot announcement the hand's last action (of ``history``) allows, if any
+        (announcements are optional); ``held`` and ``dealt``: its seat's cards now and as
+        dealt."""
+        last = history[-1] if history else None
         if not isinstance(last, Play) or contract is None or contract.trump is None:
             return None
         if last.card.suit is not contract.trump or last.card.rank not in _BALOOT_RANKS:
             return None
         action = Announce(last.seat)
         try:
-            self.check_announce(action, contract, last, held, dealt)
+            self.check_announce(action, contract, history, held, dealt)
         except IllegalAction:
             return None
         return action
@@ -150,12 +154,15 @@ class Declarations:
         self,
         action: Announce,
         contract: Contract | None,
-        last: Action | None,
+        history: Sequence[Action],
         held: CardSet,
         dealt: CardSet,
     ) -> None:
-        """Refuse a Baloot announcement at the wrong moment, by a seat without the pair, with
-        the wrong card of it, or a second time [projects.baloot]."""
+        """Refuse a Baloot announcement at the wrong moment (right after the hand's last
+        action, of ``history``), by a seat without the pair, with the wrong card of it, a
+        second time, or under ``counts: consecutive_tricks`` for a pair not played in two
+        consecutive tricks [projects.baloot]."""
+        last = history[-1] if history else None
         if self.trace is not None:
             self.trace.hit("projects.baloot")
         if action.what != "baloot":
@@ -176,6 +183,13 @@ class Declarations:
             )
         if action.seat in self.announced:
             raise IllegalAction("projects.baloot", "Baloot was already announced")
+        if second and self.rules.projects.baloot.counts == "consecutive_tricks":
+            played = [a.card for a in history if isinstance(a, Play)]
+            if abs(played.index(king) // 4 - played.index(queen) // 4) != 1:
+                raise IllegalAction(
+                    "projects.baloot",
+                    f"{king} and {queen} were not played in consecutive tricks: no Baloot",
+                )
 
 
 def baloot_pair(contract: Contract | None, seat: Seat, dealt: CardSet) -> tuple[Card, Card]:
