@@ -199,3 +199,23 @@ def test_a_qayd_before_the_first_card_names_no_card_and_is_wrong() -> None:
     named = _changed("play.fouls", window="hand_end")
     status, message = _hand_verdicts(16, named, "h3")["h3"]
     assert (status, message) == ("fail", "N's foul call names no card: a call names one")
+
+
+def test_baloot_is_announced_only_for_king_and_queen_in_consecutive_tricks() -> None:
+    # Seed 1, hand 7: E plays QD in trick 6 and KD in trick 8, and the engine announces no
+    # Baloot; a 'baloot E' line after KD is refused (announced after QD-KD in trick 2 and 3,
+    # hand 6's is accepted).
+    text = import_file("bloot352", _path(1))
+    head, _, rest = text.partition("\nhand 7\n")
+    seven, _, tail = rest.partition("\nhand 8\n")
+    assert "\nbaloot" not in seven and "play E KD\n" in seven
+    seven = seven.replace("play E KD\n", "play E KD\nbaloot E\n")
+    added = f"{head}\nhand 7\n{seven}\nhand 8\n{tail}"
+    with TranscriptReader(io.StringIO(added), "x1") as reader:
+        found = {v.position: v for v in check_hands(reader, "x1", load_ruleset("bloot352"))}
+    assert found["h6"].status == "pass"
+    first = found["h7"].divergences[0]
+    assert (first.rule_id, first.message) == (
+        "projects.baloot",
+        "KD and QD were not played in consecutive tricks: no Baloot",
+    )
