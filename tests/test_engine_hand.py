@@ -598,6 +598,47 @@ def test_a_lock_not_chosen_with_its_raise_lapses_when_raises_are_asked_in_turn()
         assert hand.can_lock(W) is not lapses
 
 
+def mohamed352_raises() -> Ruleset:
+    """saudi with mohamed352/bloot's raises: the buyer's right-hand opponent doubles, the
+    buyer triples, the doubler says Four, each asked alone; no lock."""
+    bloot = load_ruleset("bloot352").document["doubling"]
+    changes = {
+        f"doubling.{key}": {**bloot[key], "sources": SAUDI.document["doubling"][key]["sources"]}
+        for key in ("chain", "window", "lock")
+    }
+    return derive_ruleset(SAUDI, changes, "saudi-bloot352-raises")
+
+
+def test_one_seat_is_asked_each_raise_and_its_pass_closes_the_window() -> None:
+    rules = mohamed352_raises()
+    hand = completed(rules)  # E deals, N buys: W, at N's right, alone may double
+    assert {str(a) for a in hand.legal_actions() if isinstance(a, Raise)} == {
+        "raise W double",
+        "raise W pass",
+    }
+    with pytest.raises(IllegalAction) as caught:
+        hand.copy().push(Raise(E, "double"))
+    assert (
+        caught.value.reason
+        == "'double' is called by the buyer's right-hand opponent (W) alone, not E"
+    )
+    passed = hand.copy()
+    passed.push(Raise(W, "pass"))
+    assert not [a for a in passed.legal_actions() if isinstance(a, (Raise, Lock))]
+    hand.push(Raise(W, "double"))
+    with pytest.raises(IllegalAction) as no_lock:
+        hand.copy().push(Lock(W, True))
+    assert no_lock.value.rule_id == "doubling.lock"
+    hand.push(Raise(N, "triple"))
+    assert {str(a) for a in hand.legal_actions() if isinstance(a, Raise)} == {
+        "raise W four",
+        "raise W pass",
+    }
+    hand.push(Raise(W, "four"))
+    assert hand.contract is not None and (hand.contract.level, hand.contract.locked) == (4, False)
+    assert not [a for a in hand.legal_actions() if isinstance(a, (Raise, Lock))]
+
+
 def test_a_majlis_fixture_shows_the_raises_asked_in_turn() -> None:
     """majlis.scoring.failure-1 has E double before W, whom majlis-baloot asks first (dealer
     E, buyer N): it passes under majlis 2 and fails at that Double under the in-turn window."""

@@ -146,9 +146,9 @@ class RaiseLevel:
     """One step of the raise chain: its call word, who may call it, its multiplier."""
 
     call: str
-    by: Literal["opponents", "buyer_team", "buyer", "doubler"]
-    """A side (either of its players may call), or one player: the buyer, or the player who
-    called the first raise."""
+    by: Literal["opponents", "buyer_team", "buyer", "doubler", "buyer_right"]
+    """A side (either of its players may call), or one player: the buyer, the player who
+    called the first raise, or the buyer's right-hand opponent."""
     multiplier: int
 
     @property
@@ -394,6 +394,7 @@ class Lock(Rule):
         "four_only",
         "at_double_and_four",
         "automatic",
+        "none",
     ]
     gahwa_open: bool
 
@@ -519,7 +520,6 @@ class BalootProject(Rule):
     game_points: int
     announce: Literal["second_card", "first_card"]
     counts: Literal["held", "consecutive_tricks"] = "held"
-    """Held, or only once its King and Queen are played in two consecutive tricks."""
     penalised: Literal["lost", "kept"] = "lost"
 
 
