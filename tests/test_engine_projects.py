@@ -171,6 +171,25 @@ def test_four_of_a_kind_and_run_may_share_a_card() -> None:
     ]
 
 
+def test_a_four_of_a_kind_may_take_its_cards_first() -> None:
+    # projects.limits shared_cards four_first (mohamed352/bloot's findProjects): the four
+    # Kings take KH, so QH KH AH is no sira; without KS, AS KS QS JS TS leaves AS alone and
+    # QS JS TS a sira.
+    first = projects_rule(SAUDI, "limits", shared_cards="four_first")
+    hand = "QH KH AH KS KD KC 7S 8D"
+    assert sorted(found(SAUDI, "sun", hand)) == [
+        ("hundred.four_of_a_kind", cards("KS KH KD KC")),
+        ("sira", cards("AH KH QH")),
+    ]
+    assert found(first, "sun", hand) == [("hundred.four_of_a_kind", cards("KS KH KD KC"))]
+    assert sorted(found(first, "hokum", "AS KS QS JS TS KH KD KC")) == [
+        ("hundred.four_of_a_kind", cards("KS KH KD KC")),
+        ("sira", cards("QS JS TS")),
+    ]
+    error = declaration_error(first, "sun", hand, "sira", "AH KH QH")
+    assert error.reason.endswith("KH is part of a four of a kind, which takes its cards first")
+
+
 # --- declared_project --------------------------------------------------------------------------
 
 HAND = "AD KD QD JD AS AH AC 9S"

@@ -13,7 +13,8 @@ do, so that the comparison between teams is a plain ``max``. The rule IDs implem
   the project lists for the contract;
 - ``projects.declaration``: checking one declaration; the automatic modes;
 - ``projects.limits``: at most ``per_player`` projects per player, no card in two (unless
-  ``shared_cards`` lets a four of a kind and a sequence share one);
+  ``shared_cards`` lets a four of a kind and a sequence share one; under ``four_first`` a four
+  of a kind takes its cards before any sequence is found);
 - ``projects.ranking``, ``projects.comparison``, ``projects.tie``: which team's projects count;
 - ``projects.baloot``, ``projects.baloot.inside_hundred``: who holds a Baloot that scores
   (held, or played in two consecutive tricks).
@@ -260,9 +261,10 @@ def find_projects(
     """
     finder = _finder(ruleset, kind)
     found: list[Project] = []
+    in_runs = hand & ~_four_cards(ruleset, finder, hand)
     for suit in range(4):
         shift = 8 * suit
-        for bits, top in finder.runs[hand >> shift & 0xFF]:
+        for bits, top in finder.runs[in_runs >> shift & 0xFF]:
             length = bits.bit_count()
             sequence = finder.sequences[length]
             if sequence is not None:
@@ -274,6 +276,14 @@ def find_projects(
     if len(found) > 1:
         found.sort(key=lambda p: (p.strength, p.cards), reverse=True)
     return tuple(found)
+
+
+def _four_cards(ruleset: Ruleset, finder: _Finder, hand: CardSet) -> CardSet:
+    """The cards a four of a kind takes before any sequence [projects.limits, shared_cards
+    ``four_first``]; none under the other options."""
+    if ruleset.projects.limits.shared_cards != "four_first":
+        return 0
+    return sum(mask for mask, *_ in finder.fours if hand & mask == mask)
 
 
 def declared_project(
@@ -335,6 +345,10 @@ def _why_not(
     if max(places) - min(places) + 1 != count:
         order = " ".join(r.value for r in ruleset.cards.order_sequence.order)
         return f"the cards are not consecutive in sequence order ({order})"
+    fours = _four_cards(ruleset, _finder(ruleset, kind), hand)
+    if cards & fours:
+        verb = "is" if (cards & fours).bit_count() == 1 else "are"
+        return f"{_fmt(cards & fours)} {verb} part of a four of a kind, which takes its cards first"
     for run, _top in _runs(ruleset, hand):
         if cards & ~run == 0:
             if run == cards and count > ruleset.projects.hundred_sequence.length:

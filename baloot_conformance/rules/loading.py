@@ -325,8 +325,10 @@ def _names_shipped(reference: str | Path) -> bool:
 
 
 def _load_path_checked(reference: str | Path) -> _Document:
-    if isinstance(reference, str) and not _names_shipped(reference) and (
-        Path(reference).is_file() or _is_path_reference(reference)
+    if (
+        isinstance(reference, str)
+        and not _names_shipped(reference)
+        and (Path(reference).is_file() or _is_path_reference(reference))
     ):
         reference = Path(reference)
     path = reference if isinstance(reference, Path) else _locate(reference, None, None)

@@ -547,7 +547,7 @@ class ProjectTie(Rule):
 @dataclass(frozen=True, slots=True)
 class ProjectLimits(Rule):
     per_player: int
-    shared_cards: Literal["none", "across_kinds"]
+    shared_cards: Literal["none", "across_kinds", "four_first"]
     """``across_kinds``: a four of a kind and a sequence may share a card."""
 
 
