@@ -52,7 +52,7 @@ class Declarations:
     ) -> list[Action]:
         """The declarations ``seat``, holding ``cards``, may make now (explicit rulesets);
         ``in_trick_one``: trick 1 is open, ``played``: the seat has played in it."""
-        if not in_trick_one or self.rules.projects.declaration.option != "explicit":
+        if not in_trick_one or not self.rules.projects.declaration.option.startswith("explicit"):
             return []
         found = self.found.get(seat)
         if found is None:
@@ -78,7 +78,9 @@ class Declarations:
         played: bool,
     ) -> None:
         """Add the project a declaration makes, checked against the seat's ``dealt`` cards and
-        the limits; raises :class:`IllegalAction` (nothing changes then)."""
+        the limits; raises :class:`IllegalAction` (nothing changes then). Under
+        ``explicit_by_kind`` the seat's other projects of that kind come with it, and a
+        declaration of one of them already declared changes nothing."""
         self.check_moment(action.seat, in_trick_one, played)
         assert contract is not None  # trick 1 is open
         kind = contract.kind
@@ -95,8 +97,17 @@ class Declarations:
             )
         )
         mine = [p for p in self.projects if p.seat == action.seat]
+        by_kind = self.rules.projects.declaration.option == "explicit_by_kind"
+        if by_kind and project in mine:
+            return
         projects_.check_declarations(self.rules, kind, action.seat, [*mine, project])
         self.projects.append(project)
+        for other in (
+            projects_.find_projects(self.rules, kind, action.seat, dealt) if by_kind else ()
+        ):
+            mine = [p for p in self.projects if p.seat == action.seat]
+            if other.name == project.name and projects_.can_add(self.rules, mine, other):
+                self.projects.append(other)
 
     def declare_for_players(self, contract: Contract, hands: list[CardSet]) -> None:
         """The projects of every seat, declared by the ruleset (the automatic options)."""
@@ -117,7 +128,7 @@ class Declarations:
         option = self.rules.projects.declaration.option
         if option == "none":
             raise IllegalAction("projects.declaration", "this ruleset has no projects")
-        if option != "explicit":
+        if not option.startswith("explicit"):
             raise IllegalAction(
                 "projects.declaration",
                 "this ruleset declares projects for the players; a 'declare' is not expected",

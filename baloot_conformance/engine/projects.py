@@ -428,7 +428,7 @@ def automatic_declarations(
         ValueError: the ruleset declares explicitly (callers check the option first).
     """
     option = ruleset.projects.declaration.option
-    if option == "explicit":
+    if option in ("explicit", "explicit_by_kind"):
         raise ValueError("projects.declaration is explicit: the players declare")
     limit = ruleset.projects.limits.per_player
     if option == "automatic_best_two":

@@ -553,7 +553,7 @@ class ProjectLimits(Rule):
 
 @dataclass(frozen=True, slots=True)
 class Declaration(Rule):
-    option: Literal["explicit", "automatic_all", "automatic_best_two", "none"]
+    option: Literal["explicit", "explicit_by_kind", "automatic_all", "automatic_best_two", "none"]
 
 
 @dataclass(frozen=True, slots=True)
