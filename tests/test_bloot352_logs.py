@@ -219,3 +219,20 @@ def test_baloot_is_announced_only_for_king_and_queen_in_consecutive_tricks() -> 
         "projects.baloot",
         "KD and QD were not played in consecutive tricks: no Baloot",
     )
+
+
+def test_a_declared_kind_declares_every_project_of_that_kind() -> None:
+    # Seed 6, hand 5: W holds two siras and the engine's declaration names the kind: both
+    # count (8). With the second 'declare' line left out, it still does under bloot352; where
+    # each declaration names its own project, W's score is one sira short.
+    text = import_file("bloot352", _path(6)).replace("declare W sira 9C TC JC\n", "", 1)
+
+    def hand_five(rules: Ruleset) -> tuple[str, str]:
+        with TranscriptReader(io.StringIO(text), "x6") as reader:
+            found = {v.position: v for v in check_hands(reader, "x6", rules)}
+        first = found["h5"].divergences[0].message if found["h5"].divergences else ""
+        return found["h5"].status, first
+
+    assert hand_five(load_ruleset("bloot352")) == ("pass", "")
+    named = _changed("projects.declaration", option="explicit")
+    assert hand_five(named) == ("fail", "projectscore is NS 0 EW 4, not NS 0 EW 8")

@@ -37,8 +37,8 @@
 //   double), and 'closed' is refused;
 // - declare lines: the types a seat declares (sira, fifty, hundred, four_hundred: four Aces)
 //   are given to declareProject when the seat plays its first card; a type the engine did not
-//   find for the seat is refused, and so is a card whose seat declared fewer projects of a kind
-//   than it holds (the engine's declaration of a kind declares all of them);
+//   find for the seat is refused; the engine's declaration of a kind declares every project of
+//   that kind the seat holds, as the ruleset's explicit_by_kind does;
 // - baloot lines are accepted once the engine has announced that seat's Baloot (its own rule:
 //   King and Queen of trump in consecutive tricks);
 // - 'foul W t2.p2 [type]' is claimQaid(match, W, type): the engine judges the call by the foul
@@ -184,7 +184,6 @@ class HandRun {
     this.faceup = null;
     this.started = false;
     this.declared = [null, null, null, null]; // types said by each seat, given at its first card
-    this.declaredAt = [{}, {}, {}, {}]; // by seat and type: the item of its last declare line
     this.plays = 0;
   }
 
@@ -357,24 +356,14 @@ class HandRun {
       throw this.reject(index, `the engine found no ${item.project} in ${item.seat}'s hand`);
     }
     this.declared[seat] = [...(this.declared[seat] ?? []), type];
-    this.declaredAt[seat][type] = index;
   }
 
-  /** The seat's declaration, given to the engine before its first card. The engine's
-   * declaration names kinds, each declaring every project of that kind the seat holds: a
-   * transcript that declares fewer is refused at its last declaration of the kind. */
+  /** The seat's declaration, given to the engine before its first card: the kinds it
+   * declared, each declaring every project of that kind the seat holds. */
   flushDeclaration(seat) {
     const st = this.st;
     if (st.awaitingDeclare && st.declareSeats.includes(seat)) {
-      const said = this.declared[seat] ?? [];
-      for (const type of new Set(said)) {
-        const held = st.projects.filter((p) => p.seat === seat && p.type === type).length;
-        const declared = said.filter((t) => t === type).length;
-        if (declared < held) {
-          throw this.reject(this.declaredAt[seat][type], `the engine declares projects by kind: ${SEATS[seat]}'s ${held} projects of the kind ${type} count together, and ${declared} is declared`);
-        }
-      }
-      this.E.declareProject(this.match, seat, [...new Set(said)]);
+      this.E.declareProject(this.match, seat, [...new Set(this.declared[seat] ?? [])]);
     }
   }
 
