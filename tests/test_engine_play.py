@@ -284,7 +284,14 @@ def test_unraised_only_binds_the_partner_as_an_opponent_once_raised() -> None:
     assert legal(rules, HOKUM, 1, "7H 9S 8H", "7S JS KC") == {"7S", "JS", "KC"}
     assert legal(rules, doubled, 1, "7H 9S 8H", "7S JS KC") == {"JS"}
     assert legal(rules, doubled, 1, "7H 9S 8H", "7S KC") == {"7S", "KC"}
-    assert legal(rules, doubled, 1, "7H 8H 9H", "7S KC") == {"7S"}  # the partner's plain card
+    assert legal(rules, doubled, 1, "7H 9H 8H", "7S KC") == {"7S"}  # the partner's plain card
+    plain = refusal(rules, doubled, 1, "7H 9H 8H", "7S KC", "KC")
+    assert (plain.rule_id, plain.reason) == (
+        "play.hokum.ruff",
+        "N played KC but, void in hearts, must ruff with 7S; partner S is winning with 9H, but "
+        "the exemption (play.hokum.partner_winning) holds only in an unraised Hokum "
+        "(holds 7S KC)",
+    )
     error = refusal(rules, doubled, 1, "7H 9S 8H", "7S JS KC", "7S")
     assert (error.rule_id, error.reason) == (
         "play.hokum.overruff",

@@ -261,7 +261,8 @@ class PlayRules:
                 return higher | _OVERRUFF
             # play.hokum.underruff
             return trumps | _UNDERRUFF if self._underruff_forced else hand | _UNDERRUFF_FREE
-        return trumps | _RUFF  # play.hokum.ruff
+        # play.hokum.ruff (over a partner's plain card: play.hokum.partner_winning, raised)
+        return trumps | (_RUFF_NOT_EXEMPT if partner_winning else _RUFF)
 
     def legal(self, hand: CardSet, trick: tuple[int, ...], leader: Seat) -> CardSet:
         """The cards of ``hand`` that may be played next.
@@ -346,6 +347,8 @@ class PlayRules:
         rule = self._ruleset.play.hokum_partner_winning
         if rule.option == "never":
             return f"but this ruleset has no partner-winning exemption ({rule.id}: never)"
+        if rule.option == "unraised_only":
+            return f"but the exemption ({rule.id}) holds only in an unraised Hokum"
         tops = ", ".join(rule.certain_tops) or "none"
         return (
             f"but the exemption ({rule.id}) frees only the 4th hand, or the 3rd hand after the "

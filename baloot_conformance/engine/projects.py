@@ -482,6 +482,14 @@ def counted_projects(
     return winner, tuple(p for p in declared if team(p.seat) == winner)
 
 
+def baloot_seat(contract: Contract, hands: Sequence[CardSet]) -> Seat | None:
+    """The seat dealt the King and Queen of trump (``hands`` by seat), in Hokum; else None."""
+    if contract.kind != "hokum" or contract.trump is None:
+        return None
+    pair = 1 << card(Rank.KING, contract.trump).index | 1 << card(Rank.QUEEN, contract.trump).index
+    return next((s for s, hand in enumerate(hands) if hand & pair == pair), None)
+
+
 def baloot_holder(
     ruleset: Ruleset,
     contract: Contract,
@@ -499,13 +507,11 @@ def baloot_holder(
     ``blocked_by_four_kings_or_queens``, four Kings or four Queens;
     ``blocked_by_hundred_or_four_kings_queens``, either; ``never_blocked``.
     """
-    if contract.kind != "hokum" or contract.trump is None:
+    holder = baloot_seat(contract, hands)
+    if holder is None or contract.trump is None:
         return None
     king, queen = card(Rank.KING, contract.trump), card(Rank.QUEEN, contract.trump)
     pair = 1 << king.index | 1 << queen.index
-    holder = next((s for s, hand in enumerate(hands) if hand & pair == pair), None)
-    if holder is None:
-        return None
     if ruleset.projects.baloot.counts == "consecutive_tricks" and not (
         king in played
         and queen in played
