@@ -107,7 +107,8 @@ def hand_lines(draw: st.DrawFn, number: int) -> list[str]:
                     lines.append(f"baloot {seat}")
                 lines.append(f"play {seat} {card}")
                 if draw(st.booleans()):
-                    lines.append(f"foul {draw(seats)} t{t}.p{k}")
+                    target = draw(st.sampled_from((f"t{t}.p{k}", "-")))  # "-": no card
+                    lines.append(f"foul {draw(seats)} {target}")
                     if draw(st.booleans()):
                         lines.append(f"= foul {draw(verdicts)}")
                 maybe_sawa(t == 8 and k == 4)

@@ -26,9 +26,10 @@ from baloot_conformance.engine.actions import (
     Play,
     Raise,
 )
+from baloot_conformance.engine.deal import first_seat
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
-from baloot_conformance.engine.model import IllegalAction, card_set, next_seat
+from baloot_conformance.engine.model import IllegalAction, card_set
 from baloot_conformance.engine.playout import choose, random_game, random_hand
 from baloot_conformance.engine.scoring import HandResult
 from baloot_conformance.rules.loading import derive_ruleset, load_ruleset, shipped_rulesets
@@ -378,9 +379,11 @@ def test_random_hands_keep_the_invariants(name: str) -> None:
                 assert played[4 * i + 4].seat == winner
         unraised = contract.level == 1 and not contract.gahwa
         if unraised and score.outcome in ("made", "split"):
-            first = next_seat(hand.dealer)
+            first = first_seat(rules, hand.dealer)
             _, counted = projects_.counted_projects(rules, contract, hand.declared(), first)
-            holder = projects_.baloot_holder(rules, contract, hand.initial, hand.declared())
+            holder = projects_.baloot_holder(
+                rules, contract, hand.initial, hand.declared(), [p.card for p in played]
+            )
             value = rules.scoring.round_value
             expected = (value.sun if contract.kind == "sun" else value.hokum) + sum(
                 p.game_points for p in counted
@@ -626,6 +629,47 @@ def test_a_lock_not_chosen_with_its_raise_lapses_when_raises_are_asked_in_turn()
         hand.push(Raise(W, "double"))
         hand.push(Raise(N, "pass"))
         assert hand.can_lock(W) is not lapses
+
+
+def mohamed352_raises() -> Ruleset:
+    """saudi with mohamed352/bloot's raises: the buyer's right-hand opponent doubles, the
+    buyer triples, the doubler says Four, each asked alone; no lock."""
+    bloot = load_ruleset("bloot352").document["doubling"]
+    changes = {
+        f"doubling.{key}": {**bloot[key], "sources": SAUDI.document["doubling"][key]["sources"]}
+        for key in ("chain", "window", "lock")
+    }
+    return derive_ruleset(SAUDI, changes, "saudi-bloot352-raises")
+
+
+def test_one_seat_is_asked_each_raise_and_its_pass_closes_the_window() -> None:
+    rules = mohamed352_raises()
+    hand = completed(rules)  # E deals, N buys: W, at N's right, alone may double
+    assert {str(a) for a in hand.legal_actions() if isinstance(a, Raise)} == {
+        "raise W double",
+        "raise W pass",
+    }
+    with pytest.raises(IllegalAction) as caught:
+        hand.copy().push(Raise(E, "double"))
+    assert (
+        caught.value.reason
+        == "'double' is called by the buyer's right-hand opponent (W) alone, not E"
+    )
+    passed = hand.copy()
+    passed.push(Raise(W, "pass"))
+    assert not [a for a in passed.legal_actions() if isinstance(a, (Raise, Lock))]
+    hand.push(Raise(W, "double"))
+    with pytest.raises(IllegalAction) as no_lock:
+        hand.copy().push(Lock(W, True))
+    assert no_lock.value.rule_id == "doubling.lock"
+    hand.push(Raise(N, "triple"))
+    assert {str(a) for a in hand.legal_actions() if isinstance(a, Raise)} == {
+        "raise W four",
+        "raise W pass",
+    }
+    hand.push(Raise(W, "four"))
+    assert hand.contract is not None and (hand.contract.level, hand.contract.locked) == (4, False)
+    assert not [a for a in hand.legal_actions() if isinstance(a, (Raise, Lock))]
 
 
 def test_majlis_3_asks_the_raises_in_turn_where_majlis_2_took_any_order() -> None:

@@ -274,6 +274,31 @@ def test_partner_winning_with_trump_without_exemption_any_trump() -> None:
     assert legal(SAUDI, HOKUM, 1, "7H 9S 8H", "7S JS KC") == {"7S", "JS", "KC"}
 
 
+def test_unraised_only_binds_the_partner_as_an_opponent_once_raised() -> None:
+    # W 7H, partner S ruffs 9S, E 8H: unraised, N is free; raised, N must over-ruff his
+    # partner's 9S with JS, and unable to (holding 7S alone) plays any card under free
+    # under-ruffing (mohamed352/bloot's legalMoves in a doubled hand; seed 9, hand 3).
+    rules = play_rule(SAUDI, "hokum_partner_winning", option="unraised_only")
+    rules = play_rule(rules, "hokum_underruff", option="free")
+    doubled = Contract("hokum", Suit.SPADES, buyer=0, receiver=0, level=2)
+    assert legal(rules, HOKUM, 1, "7H 9S 8H", "7S JS KC") == {"7S", "JS", "KC"}
+    assert legal(rules, doubled, 1, "7H 9S 8H", "7S JS KC") == {"JS"}
+    assert legal(rules, doubled, 1, "7H 9S 8H", "7S KC") == {"7S", "KC"}
+    assert legal(rules, doubled, 1, "7H 9H 8H", "7S KC") == {"7S"}  # the partner's plain card
+    plain = refusal(rules, doubled, 1, "7H 9H 8H", "7S KC", "KC")
+    assert (plain.rule_id, plain.reason) == (
+        "play.hokum.ruff",
+        "N played KC but, void in hearts, must ruff with 7S; partner S is winning with 9H, but "
+        "the exemption (play.hokum.partner_winning) holds only in an unraised Hokum "
+        "(holds 7S KC)",
+    )
+    error = refusal(rules, doubled, 1, "7H 9S 8H", "7S JS KC", "7S")
+    assert (error.rule_id, error.reason) == (
+        "play.hokum.overruff",
+        "N played 7S but must over-ruff S's 9S with JS (holds JS 7S KC)",
+    )
+
+
 # --- play.hokum.overruff and play.hokum.underruff --------------------------------------------
 
 
@@ -393,7 +418,7 @@ def test_hokum_needs_a_trump() -> None:
 # Every combination of the play options (partner_winning with and without certain tops).
 VARIANTS: list[Ruleset] = []
 for exemption, tops, over, under, opponent, partner in itertools.product(
-    ("any_seat", "fourth_or_certain_top", "never"),
+    ("any_seat", "fourth_or_certain_top", "never", "unraised_only"),
     ((), ("plain_ace", "trump_jack")),
     ("required", "not_required"),
     ("forced", "free"),
@@ -450,14 +475,16 @@ def naive_legal(rs: Ruleset, contract: Contract, hand: list[Card], played: list[
         return same
     if not trumps:
         return set(hand)
-    if partner_winning:
-        rule = rs.play.hokum_partner_winning
+    rule = rs.play.hokum_partner_winning
+    if partner_winning and not (rule.option == "unraised_only" and contract.level > 1):
         top = played[0]
         certain = ("plain_ace" in rule.certain_tops and top.rank is Rank.ACE) or (
             "trump_jack" in rule.certain_tops and top.rank is Rank.JACK and top.suit == trump
         )
         fourth = len(played) == 3 or (len(played) == 2 and certain)
-        if rule.option == "any_seat" or (rule.option == "fourth_or_certain_top" and fourth):
+        if rule.option in ("any_seat", "unraised_only") or (
+            rule.option == "fourth_or_certain_top" and fourth
+        ):
             return set(hand)
         return trumps
     if best.suit == trump and rs.play.hokum_overruff.option == "required":

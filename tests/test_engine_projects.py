@@ -95,6 +95,24 @@ def test_eight_card_run_is_one_hundred() -> None:
     assert found(SAUDI, "hokum", hand) == [("hundred.sequence", cards(hand))]
 
 
+def test_a_longer_run_may_split_into_a_hundred_of_its_top_and_the_rest() -> None:
+    # projects.hundred.sequence longer: top_and_rest (mohamed352/bloot's findProjects).
+    split = projects_rule(SAUDI, "hundred_sequence", longer="top_and_rest")
+    assert sorted(found(split, "hokum", "AS KS QS JS TS 9S 8S 7S")) == [
+        ("hundred.sequence", cards("AS KS QS JS TS")),
+        ("sira", cards("9S 8S 7S")),
+    ]
+    assert found(split, "sun", "KH QH JH TH 9H 8H 7S AD") == [
+        ("hundred.sequence", cards("KH QH JH TH 9H"))
+    ]
+    assert found(SAUDI, "sun", "KH QH JH TH 9H 8H 7S AD") == [
+        ("hundred.sequence", cards("KH QH JH TH 9H 8H"))
+    ]
+    whole = declaration_error(split, "sun", "KH QH JH TH 9H 8H 7S AD", "hundred.sequence",
+                              "KH QH JH TH 9H 8H")  # fmt: skip
+    assert "a hundred of its top cards and the rest apart" in whole.reason
+
+
 def test_runs_are_maximal_and_broken_by_a_gap() -> None:
     # No JS or TS: A-K-Q and 9-8-7 are two siras, not one run.
     assert sorted(found(SAUDI, "sun", "AS KS QS 9S 8S 7S AH KC")) == [
@@ -151,6 +169,25 @@ def test_four_of_a_kind_and_run_may_share_a_card() -> None:
         ("hundred.sequence", cards("AS KS QS JS TS")),
         ("hundred.four_of_a_kind", cards("KS KH KD KC")),
     ]
+
+
+def test_a_four_of_a_kind_may_take_its_cards_first() -> None:
+    # projects.limits shared_cards four_first (mohamed352/bloot's findProjects): the four
+    # Kings take KH, so QH KH AH is no sira; without KS, AS KS QS JS TS leaves AS alone and
+    # QS JS TS a sira.
+    first = projects_rule(SAUDI, "limits", shared_cards="four_first")
+    hand = "QH KH AH KS KD KC 7S 8D"
+    assert sorted(found(SAUDI, "sun", hand)) == [
+        ("hundred.four_of_a_kind", cards("KS KH KD KC")),
+        ("sira", cards("AH KH QH")),
+    ]
+    assert found(first, "sun", hand) == [("hundred.four_of_a_kind", cards("KS KH KD KC"))]
+    assert sorted(found(first, "hokum", "AS KS QS JS TS KH KD KC")) == [
+        ("hundred.four_of_a_kind", cards("KS KH KD KC")),
+        ("sira", cards("QS JS TS")),
+    ]
+    error = declaration_error(first, "sun", hand, "sira", "AH KH QH")
+    assert error.reason.endswith("KH is part of a four of a kind, which takes its cards first")
 
 
 # --- declared_project --------------------------------------------------------------------------
@@ -400,11 +437,24 @@ def deal(mine: str, seat: int = 0) -> list[CardSet]:
 
 def test_baloot_holder() -> None:
     hands = deal("KS QS 7S 9S TS JS AS 8H", seat=2)
-    assert baloot_holder(SAUDI, HOKUM_S, hands, []) == 2
-    assert baloot_holder(SAUDI, SUN, hands, []) is None  # Hokum only
+    assert baloot_holder(SAUDI, HOKUM_S, hands, [], ()) == 2
+    assert baloot_holder(SAUDI, SUN, hands, [], ()) is None  # Hokum only
     hearts = Contract("hokum", Suit.HEARTS, buyer=0, receiver=0)
     # The trump suit decides: with hearts trump, W holds KH QH (8S 7H ... KH in pack order).
-    assert baloot_holder(SAUDI, hearts, deal("KS QS 7S 9S TS JS AS 8C"), []) == 1
+    assert baloot_holder(SAUDI, hearts, deal("KS QS 7S 9S TS JS AS 8C"), [], ()) == 1
+
+
+def test_baloot_played_in_consecutive_tricks() -> None:
+    # projects.baloot counts: consecutive_tricks (mohamed352/bloot): held is not enough.
+    rules = projects_rule(SAUDI, "baloot", counts="consecutive_tricks")
+    hands = deal("KS QS 7S 9S TS JS AS 8H")
+    k, q, x = parse_card("KS"), parse_card("QS"), parse_card("7H")
+    assert baloot_holder(rules, HOKUM_S, hands, [], [x, x, x, x, x, k, x, x, q]) == 0
+    assert baloot_holder(rules, HOKUM_S, hands, [], [q, x, x, x, k]) == 0  # either order
+    assert baloot_holder(rules, HOKUM_S, hands, [], [k, x, x, x, x, x, x, x, q]) is None
+    assert baloot_holder(rules, HOKUM_S, hands, [], [k, x, x, q]) is None  # one trick
+    assert baloot_holder(rules, HOKUM_S, hands, [], [k]) is None  # not played yet
+    assert baloot_holder(SAUDI, HOKUM_S, hands, [], [k]) == 0
 
 
 def test_no_baloot_when_king_and_queen_are_split() -> None:
@@ -414,7 +464,7 @@ def test_no_baloot_when_king_and_queen_are_split() -> None:
         cards("AD TD 7C 8C 9C TC JC QC"),
         cards("AC 7S 8S 9S TS JS AS KC"),
     ]
-    assert baloot_holder(SAUDI, HOKUM_S, hands, []) is None
+    assert baloot_holder(SAUDI, HOKUM_S, hands, [], ()) is None
 
 
 BLOCKING = [
@@ -433,19 +483,19 @@ def test_baloot_inside_a_project(
     for rs, expected in ((SAUDI, saudi), (MAJLIS, majlis), (NEVER_BLOCKED, never)):
         (project,) = [p for p in find_projects(rs, "hokum", 0, cards(hand)) if p.name == name]
         hands = deal(hand)
-        assert baloot_holder(rs, HOKUM_S, hands, [project]) == expected, rs.id
-        assert baloot_holder(rs, HOKUM_S, hands, []) == 0, rs.id  # held but not declared
+        assert baloot_holder(rs, HOKUM_S, hands, [project], ()) == expected, rs.id
+        assert baloot_holder(rs, HOKUM_S, hands, [], ()) == 0, rs.id  # held but not declared
 
 
 def test_baloot_not_blocked_by_another_seats_hundred() -> None:
     other = declare(
         SAUDI, "hokum", 1, "AH KH QH JH TH 9D TD JD", "hundred.sequence", "AH KH QH JH TH"
     )
-    assert baloot_holder(SAUDI, HOKUM_S, deal("KS QS 7S 9S 8H 7H 8D 7C"), [other]) == 0
+    assert baloot_holder(SAUDI, HOKUM_S, deal("KS QS 7S 9S 8H 7H 8D 7C"), [other], ()) == 0
 
 
 def test_baloot_not_blocked_by_a_hundred_of_another_suit() -> None:
     hand = "KS QS AH KH QH JH TH 7C"
     (hundred,) = find_projects(SAUDI, "hokum", 0, cards(hand))
     assert hundred.name == "hundred.sequence"
-    assert baloot_holder(SAUDI, HOKUM_S, deal(hand), [hundred]) == 0
+    assert baloot_holder(SAUDI, HOKUM_S, deal(hand), [hundred], ()) == 0

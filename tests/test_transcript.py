@@ -152,6 +152,16 @@ def test_per_card_plays_with_claims_between() -> None:
     assert isinstance(foul, Foul) and (foul.target, foul.words) == ("t1.p2", ("revoke",))
 
 
+def test_a_foul_call_may_name_no_card() -> None:
+    # "-": a call made before any card is down (mohamed352/bloot's Qayd may be).
+    hand = parse_transcript(HEAD + "foul N - madaq\n= foul wrong\nplay N TS\n").hands[0]
+    foul = hand.items[0]
+    assert foul == Foul(position="h1.foul1", seat="N", target="-", words=("madaq",))
+    assert isinstance(foul, Foul) and foul.play is None
+    with pytest.raises(TranscriptSyntaxError):
+        parse_transcript(HEAD + "foul N -- madaq\n")
+
+
 TABLE_TALK = HEAD.replace("hand 1", "hand 4") + (
     "kawesh E  # no scoring card\n"
     "trick 1: N TS, W KS, S AS, E JS = E\n"

@@ -353,8 +353,8 @@ class HandBuilder:
     def _foul(self, stmt: Stmt) -> None:
         seat, target, words = stmt[1]
         m = _TARGET.fullmatch(target)
-        assert m is not None
-        if (int(m.group(1)), int(m.group(2))) > (self.trick, self.index):
+        assert m is not None or target == "-"  # "-": a call that names no card
+        if m is not None and (int(m.group(1)), int(m.group(2))) > (self.trick, self.index):
             raise self.fail(
                 f"the foul call names play {target}, which has not been played yet", stmt
             )

@@ -149,23 +149,31 @@ class Play(Event):
 
 @dataclass(slots=True, kw_only=True)
 class Foul(Event):
-    """``foul E t3.p2 revoke``: a foul call (qayd) by ``seat`` on an earlier play."""
+    """``foul E t3.p2 revoke``: a foul call (qayd) by ``seat`` on an earlier play; ``foul E -``
+    names no card (a call made before any card is down)."""
 
     seat: str
     target: str
     words: tuple[str, ...] = ()
 
     @property
-    def play(self) -> int:
-        """The card called, as its index among the hand's cards (``t3.p2`` is 9)."""
+    def play(self) -> int | None:
+        """The card called, as its index among the hand's cards (``t3.p2`` is 9), or ``None``
+        for a call that names no card (target ``-``)."""
+        if self.target == NO_TARGET:
+            return None
         trick, _, place = self.target.removeprefix("t").partition(".p")
         return (int(trick) - 1) * 4 + int(place) - 1
 
 
-def play_target(play: int) -> str:
+#: The target of a foul call that names no card.
+NO_TARGET = "-"
+
+
+def play_target(play: int | None) -> str:
     """The target a foul call writes for the hand's card ``play`` (0 = trick 1's first card):
-    ``t3.p2``."""
-    return f"t{play // 4 + 1}.p{play % 4 + 1}"
+    ``t3.p2``; ``-`` for none."""
+    return NO_TARGET if play is None else f"t{play // 4 + 1}.p{play % 4 + 1}"
 
 
 @dataclass(slots=True, kw_only=True)

@@ -64,7 +64,7 @@ def _patterns(sp: str, lead: str) -> dict[str, re.Pattern[str]]:
         "trick": rf"trick{sp}({_INT}):{play},{play},{play},{play}"
         rf"(?:{sp}={sp}([NWSE])(?:{sp}({_INT}))?)?",
         "play": rf"play{sp}([NWSE]){sp}({_CARD})",
-        "foul": rf"foul{sp}([NWSE]){sp}(t[1-9][0-9]{{0,8}}\.p[1-4])((?:{sp}{_WORD})*)",
+        "foul": rf"foul{sp}([NWSE]){sp}(t[1-9][0-9]{{0,8}}\.p[1-4]|-)((?:{sp}{_WORD})*)",
         "sawa": rf"sawa{sp}([NWSE])",
         "kawesh": rf"kawesh{sp}([NWSE])",
         "=contract": rf"={sp}contract{sp}(?:([NWSE]){sp}({_WORD})(?:{sp}({suit}))?"

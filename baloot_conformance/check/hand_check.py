@@ -22,7 +22,7 @@ from baloot_conformance.engine.actions import FoulCall, SawaClaim
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.model import IllegalAction, Seat
 from baloot_conformance.errors import FormulaError, Location
-from baloot_conformance.rules.model import DefectCondition
+from baloot_conformance.rules.defects import DefectCondition
 from baloot_conformance.rules.ruleset import Ruleset
 
 #: What ``--require`` can demand, for a strict gate: the claims, and the auction (a hand

@@ -120,6 +120,9 @@ def talk_table(
         return dataclasses.replace(table, talk=(seat, "claims Sawa"), claim=(said, verdict))
     plays = [action for action in engine.history if isinstance(action, Play)]
     target = target_name(talk.play)
+    if talk.play is None:
+        said = f"{seat} calls a foul naming no card{broken}"
+        return dataclasses.replace(table, talk=(seat, "calls a foul"), claim=(said, verdict))
     if not 0 <= talk.play < len(plays):
         said = f"{seat} calls a foul on {target}, a card not played yet{broken}"
         return dataclasses.replace(table, talk=(seat, "calls a foul"), claim=(said, verdict))

@@ -78,6 +78,15 @@ _TALK_POLICIES = (
     replace(_TALK, contracts={"hokum": 1}, rich_deals=True),
 )
 _TALK_RULES = ("claims.", "play.fouls", "deal.kawesh")
+#: The parameters of other rules that act only in a hand table talk ends.
+_TALK_PARAMETERS = (("projects.baloot", "penalised"),)
+
+
+def _is_talk(difference: Difference) -> bool:
+    """Whether the difference shows only where there is table talk: lean the search to it."""
+    return difference.rule_id.startswith(_TALK_RULES) or any(
+        (difference.rule_id, name) in _TALK_PARAMETERS for name, _, _ in difference.changes
+    )
 
 
 #: Game totals the generated hands start from: the Sun double condition and the end of the
@@ -184,7 +193,7 @@ def find_witness(
     """
     a_changed = isolate(a, {difference.rule_id: difference.rule_b}, b.sources)
     b_changed = isolate(b, {difference.rule_id: difference.rule_a}, a.sources)
-    talk = difference.rule_id.startswith(_TALK_RULES)
+    talk = _is_talk(difference)
     if a_changed is None or b_changed is None:  # the rule cannot change alone: no isolation
         return search_witness(((a, b, b, a), (b, a, a, b)), tries, talk)
     sides = ((a, a_changed, b, b_changed), (b, b_changed, a, a_changed))
@@ -197,7 +206,7 @@ def witness_between(a: Ruleset, b: Ruleset, tries: int = 3000) -> Witness | None
     differences = diff_rulesets(a, b)
     if len(differences) == 1:
         return find_witness(a, b, differences[0], tries)
-    talk = any(d.rule_id.startswith(_TALK_RULES) for d in differences)
+    talk = any(_is_talk(d) for d in differences)
     return search_witness(((a, b, b, a), (b, a, a, b)), tries, talk)
 
 

@@ -108,11 +108,12 @@ class SawaClaim:
 
 @dataclass(frozen=True, slots=True)
 class FoulCall:
-    """A foul call (قيد) on an earlier card of the hand."""
+    """A foul call (قيد) on an earlier card of the hand, or on none."""
 
     seat: Seat
-    play: int
-    """The card called: its index among the hand's cards (0 = trick 1's first card)."""
+    play: int | None
+    """The card called: its index among the hand's cards (0 = trick 1's first card), or
+    ``None`` for a call that names no card (one made before any card is down)."""
 
     def __str__(self) -> str:
         return f"foul {SEAT_NAMES[self.seat]} {target_name(self.play)}"
@@ -128,9 +129,10 @@ class KaweshCall:
         return f"kawesh {SEAT_NAMES[self.seat]}"
 
 
-def target_name(play: int) -> str:
-    """The name of the hand's card ``play`` (0 = trick 1's first card): ``t3.p2``."""
-    return f"t{play // 4 + 1}.p{play % 4 + 1}"
+def target_name(play: int | None) -> str:
+    """The name of the hand's card ``play`` (0 = trick 1's first card): ``t3.p2``; ``-`` for
+    none."""
+    return "-" if play is None else f"t{play // 4 + 1}.p{play % 4 + 1}"
 
 
 TableTalk = SawaClaim | FoulCall | KaweshCall

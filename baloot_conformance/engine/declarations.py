@@ -9,6 +9,8 @@ played); the projects themselves, and which count, are
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from baloot_conformance.cards import Card, Rank
 from baloot_conformance.cards import card as card_of
 from baloot_conformance.engine import projects as projects_
@@ -50,7 +52,7 @@ class Declarations:
     ) -> list[Action]:
         """The declarations ``seat``, holding ``cards``, may make now (explicit rulesets);
         ``in_trick_one``: trick 1 is open, ``played``: the seat has played in it."""
-        if not in_trick_one or self.rules.projects.declaration.option != "explicit":
+        if not in_trick_one or not self.rules.projects.declaration.option.startswith("explicit"):
             return []
         found = self.found.get(seat)
         if found is None:
@@ -76,7 +78,9 @@ class Declarations:
         played: bool,
     ) -> None:
         """Add the project a declaration makes, checked against the seat's ``dealt`` cards and
-        the limits; raises :class:`IllegalAction` (nothing changes then)."""
+        the limits; raises :class:`IllegalAction` (nothing changes then). Under
+        ``explicit_by_kind`` the seat's other projects of that kind come with it, and a
+        declaration of one of them already declared changes nothing."""
         self.check_moment(action.seat, in_trick_one, played)
         assert contract is not None  # trick 1 is open
         kind = contract.kind
@@ -93,8 +97,17 @@ class Declarations:
             )
         )
         mine = [p for p in self.projects if p.seat == action.seat]
+        by_kind = self.rules.projects.declaration.option == "explicit_by_kind"
+        if by_kind and project in mine:
+            return
         projects_.check_declarations(self.rules, kind, action.seat, [*mine, project])
         self.projects.append(project)
+        for other in (
+            projects_.find_projects(self.rules, kind, action.seat, dealt) if by_kind else ()
+        ):
+            mine = [p for p in self.projects if p.seat == action.seat]
+            if other.name == project.name and projects_.can_add(self.rules, mine, other):
+                self.projects.append(other)
 
     def declare_for_players(self, contract: Contract, hands: list[CardSet]) -> None:
         """The projects of every seat, declared by the ruleset (the automatic options)."""
@@ -115,7 +128,7 @@ class Declarations:
         option = self.rules.projects.declaration.option
         if option == "none":
             raise IllegalAction("projects.declaration", "this ruleset has no projects")
-        if option != "explicit":
+        if not option.startswith("explicit"):
             raise IllegalAction(
                 "projects.declaration",
                 "this ruleset declares projects for the players; a 'declare' is not expected",
@@ -131,17 +144,19 @@ class Declarations:
     # --- Baloot -------------------------------------------------------------------------------
 
     def announcement(
-        self, contract: Contract | None, last: Action | None, held: CardSet, dealt: CardSet
+        self, contract: Contract | None, history: Sequence[Action], held: CardSet, dealt: CardSet
     ) -> Announce | None:
-        """The Baloot announcement the ``last`` action allows, if any (announcements are
-        optional); ``held`` and ``dealt``: its seat's cards now and as dealt."""
+        """The Baloot announcement the hand's last action (of ``history``) allows, if any
+        (announcements are optional); ``held`` and ``dealt``: its seat's cards now and as
+        dealt."""
+        last = history[-1] if history else None
         if not isinstance(last, Play) or contract is None or contract.trump is None:
             return None
         if last.card.suit is not contract.trump or last.card.rank not in _BALOOT_RANKS:
             return None
         action = Announce(last.seat)
         try:
-            self.check_announce(action, contract, last, held, dealt)
+            self.check_announce(action, contract, history, held, dealt)
         except IllegalAction:
             return None
         return action
@@ -150,12 +165,15 @@ class Declarations:
         self,
         action: Announce,
         contract: Contract | None,
-        last: Action | None,
+        history: Sequence[Action],
         held: CardSet,
         dealt: CardSet,
     ) -> None:
-        """Refuse a Baloot announcement at the wrong moment, by a seat without the pair, with
-        the wrong card of it, or a second time [projects.baloot]."""
+        """Refuse a Baloot announcement at the wrong moment (right after the hand's last
+        action, of ``history``), by a seat without the pair, with the wrong card of it, a
+        second time, or under ``counts: consecutive_tricks`` for a pair not played in two
+        consecutive tricks [projects.baloot]."""
+        last = history[-1] if history else None
         if self.trace is not None:
             self.trace.hit("projects.baloot")
         if action.what != "baloot":
@@ -176,6 +194,13 @@ class Declarations:
             )
         if action.seat in self.announced:
             raise IllegalAction("projects.baloot", "Baloot was already announced")
+        if second and self.rules.projects.baloot.counts == "consecutive_tricks":
+            played = [a.card for a in history if isinstance(a, Play)]
+            if abs(played.index(king) // 4 - played.index(queen) // 4) != 1:
+                raise IllegalAction(
+                    "projects.baloot",
+                    f"{king} and {queen} were not played in consecutive tricks: no Baloot",
+                )
 
 
 def baloot_pair(contract: Contract | None, seat: Seat, dealt: CardSet) -> tuple[Card, Card]:

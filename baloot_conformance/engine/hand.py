@@ -347,7 +347,7 @@ class Hand:
         if not isinstance(last, Play):
             return None
         held, dealt = self.hands[last.seat], self._dealt(last.seat)
-        return self.declarations.announcement(self.contract, last, held, dealt)
+        return self.declarations.announcement(self.contract, self.history, held, dealt)
 
     # --- pushing ------------------------------------------------------------------------------
 
@@ -384,10 +384,9 @@ class Hand:
                 self._has_played(action.seat),
             )
         elif isinstance(action, Announce):
-            last = self.history[-1] if self.history else None
             seat = action.seat
             held, dealt = self.hands[seat], self._dealt(seat)
-            self.declarations.check_announce(action, self.contract, last, held, dealt)
+            self.declarations.check_announce(action, self.contract, self.history, held, dealt)
             self.declarations.announced.add(seat)
         else:  # pragma: no cover - the Action union is closed
             raise TypeError(f"not an action: {action!r}")
@@ -663,7 +662,7 @@ class Hand:
             self.rules, contract, self.declarations.projects, first
         )
         holder = projects_.baloot_holder(
-            self.rules, contract, self.initial, self.declarations.projects
+            self.rules, contract, self.initial, self.declarations.projects, talk.played(self)
         )
         aces = sum(1 << (suit * 8 + 7) for suit in range(4))
         facts = HandFacts(

@@ -18,7 +18,8 @@ the cards. The rule IDs implemented here:
   options say (``opponent_winning``, ``partner_winning``);
 - ``play.hokum.partner_winning``: the exemption from trumping when the partner is winning
   (``any_seat``, ``fourth_or_certain_top`` with ``certain_tops``, ``never``, and
-  ``unraised_only``: any seat in an unraised Hokum, never in a raised one);
+  ``unraised_only``: any seat in an unraised Hokum; in a raised one the partner's winning
+  card binds as an opponent's: ruff, over-ruff and under-ruff as the options say);
 - ``play.hokum.ruff``: void in a plain suit led: trump if able (``required``), or any card
   (``optional``: then no over-ruff or under-ruff obligation either);
 - ``play.hokum.overruff``: over an opponent's trump: a higher trump if held (``required``,
@@ -107,6 +108,7 @@ class PlayRules:
         "_locked",
         "_opponent_beat",
         "_overruff",
+        "_partner_as_opponent",
         "_partner_beat",
         "_plain",
         "_ruff",
@@ -167,6 +169,8 @@ class PlayRules:
         self._exempt_any = exemption == "any_seat" or (
             exemption == "unraised_only" and contract.level == 1
         )
+        # unraised_only, raised: the partner's winning card binds as an opponent's does.
+        self._partner_as_opponent = exemption == "unraised_only" and contract.level > 1
         self._exempt_fourth = play.hokum_partner_winning.option == "fourth_or_certain_top"
         tops = 0
         for top in play.hokum_partner_winning.certain_tops:
@@ -242,7 +246,8 @@ class PlayRules:
                 if higher:
                     return higher | _BEAT
             return follow | _FOLLOW
-        if partner_winning:  # play.hokum.partner_winning, else play.hokum.ruff (any trump)
+        if partner_winning and not self._partner_as_opponent:
+            # play.hokum.partner_winning, else play.hokum.ruff (any trump)
             if self._exempt_any or (
                 self._exempt_fourth and (n == 3 or (1 << led) & self._certain_tops)
             ):
@@ -256,7 +261,8 @@ class PlayRules:
                 return higher | _OVERRUFF
             # play.hokum.underruff
             return trumps | _UNDERRUFF if self._underruff_forced else hand | _UNDERRUFF_FREE
-        return trumps | _RUFF  # play.hokum.ruff
+        # play.hokum.ruff (over a partner's plain card: play.hokum.partner_winning, raised)
+        return trumps | (_RUFF_NOT_EXEMPT if partner_winning else _RUFF)
 
     def legal(self, hand: CardSet, trick: tuple[int, ...], leader: Seat) -> CardSet:
         """The cards of ``hand`` that may be played next.
@@ -341,6 +347,8 @@ class PlayRules:
         rule = self._ruleset.play.hokum_partner_winning
         if rule.option == "never":
             return f"but this ruleset has no partner-winning exemption ({rule.id}: never)"
+        if rule.option == "unraised_only":
+            return f"but the exemption ({rule.id}) holds only in an unraised Hokum"
         tops = ", ".join(rule.certain_tops) or "none"
         return (
             f"but the exemption ({rule.id}) frees only the 4th hand, or the 3rd hand after the "

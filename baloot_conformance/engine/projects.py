@@ -13,14 +13,16 @@ do, so that the comparison between teams is a plain ``max``. The rule IDs implem
   the project lists for the contract;
 - ``projects.declaration``: checking one declaration; the automatic modes;
 - ``projects.limits``: at most ``per_player`` projects per player, no card in two (unless
-  ``shared_cards`` lets a four of a kind and a sequence share one);
+  ``shared_cards`` lets a four of a kind and a sequence share one; under ``four_first`` a four
+  of a kind takes its cards before any sequence is found);
 - ``projects.ranking``, ``projects.comparison``, ``projects.tie``: which team's projects count;
-- ``projects.baloot``, ``projects.baloot.inside_hundred``: who holds a Baloot that scores.
+- ``projects.baloot``, ``projects.baloot.inside_hundred``: who holds a Baloot that scores
+  (held, or played in two consecutive tricks).
 
 A project exists in a contract only where the ruleset gives it game points for that contract
 (four hundred has none in Hokum). A declared run must be a whole run of the hand, as
 :func:`find_projects` reports it: a fifty cannot be declared as a sira, nor an 8-card run as
-5 + 3.
+5 + 3 (unless ``projects.hundred.sequence`` ``longer: top_and_rest`` splits it so).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from baloot_conformance.cards import CARDS, Rank, card
+from baloot_conformance.cards import CARDS, Card, Rank, card
 from baloot_conformance.engine.model import (
     SEAT_NAMES,
     SUIT_MASKS,
@@ -201,7 +203,7 @@ def _build_finder(ruleset: Ruleset, kind: ContractKind) -> _Finder:
                 run = 0
         if run:
             found.append((run, top))
-        runs.append(tuple(found))
+        runs.append(tuple(_split(ruleset, found, by_place)))
     sequences: list[tuple[ProjectName, int, int, int] | None] = []
     for length in range(9):
         name = _sequence_name(ruleset, kind, length)
@@ -213,6 +215,27 @@ def _build_finder(ruleset: Ruleset, kind: ContractKind) -> _Finder:
             name, raw, points, group = _values(ruleset, kind, four)
             fours.append((_rank_mask(rank), name, raw, points, group, place[rank]))
     return _Finder(tuple(runs), tuple(sequences), tuple(fours))
+
+
+def _split(
+    ruleset: Ruleset, runs: list[tuple[CardSet, int]], by_place: list[tuple[int, int]]
+) -> list[tuple[CardSet, int]]:
+    """``projects.hundred.sequence`` ``longer: top_and_rest``: each run longer than a hundred
+    split into the hundred of its top cards and the rest (a run of its own, which makes a
+    project only if it is long enough); ``one_project`` keeps the runs whole. ``by_place``:
+    (sequence place, rank index) of one suit, lowest first."""
+    rule = ruleset.projects.hundred_sequence
+    if rule.longer == "one_project":
+        return runs
+    split: list[tuple[CardSet, int]] = []
+    for bits, top in runs:
+        ranks = [j for _, j in by_place if bits >> j & 1]  # lowest first
+        while len(ranks) > rule.length:
+            split.append((sum(1 << j for j in ranks[-rule.length :]), top))
+            ranks = ranks[: -rule.length]
+            top = next(p for p, j in by_place if j == ranks[-1])
+        split.append((sum(1 << j for j in ranks), top))
+    return split
 
 
 def _values(
@@ -231,14 +254,17 @@ def find_projects(
     """Every project the hand can form, strongest first.
 
     Each maximal run of the hand in one suit (by ``cards.order.sequence``) makes the longest
-    sequence project whose ``length`` fits it (3 sira, 4 fifty, 5 or more one hundred); each
-    four of a kind whose rank the contract lists makes a hundred or a four hundred.
+    sequence project whose ``length`` fits it (3 sira, 4 fifty, 5 or more one hundred, or
+    under ``projects.hundred.sequence`` ``longer: top_and_rest`` a hundred of its top five and
+    the rest on its own); each four of a kind whose rank the contract lists makes a hundred or
+    a four hundred.
     """
     finder = _finder(ruleset, kind)
     found: list[Project] = []
+    in_runs = hand & ~_four_cards(ruleset, finder, hand)
     for suit in range(4):
         shift = 8 * suit
-        for bits, top in finder.runs[hand >> shift & 0xFF]:
+        for bits, top in finder.runs[in_runs >> shift & 0xFF]:
             length = bits.bit_count()
             sequence = finder.sequences[length]
             if sequence is not None:
@@ -250,6 +276,14 @@ def find_projects(
     if len(found) > 1:
         found.sort(key=lambda p: (p.strength, p.cards), reverse=True)
     return tuple(found)
+
+
+def _four_cards(ruleset: Ruleset, finder: _Finder, hand: CardSet) -> CardSet:
+    """The cards a four of a kind takes before any sequence [projects.limits, shared_cards
+    ``four_first``]; none under the other options."""
+    if ruleset.projects.limits.shared_cards != "four_first":
+        return 0
+    return sum(mask for mask, *_ in finder.fours if hand & mask == mask)
 
 
 def declared_project(
@@ -311,8 +345,14 @@ def _why_not(
     if max(places) - min(places) + 1 != count:
         order = " ".join(r.value for r in ruleset.cards.order_sequence.order)
         return f"the cards are not consecutive in sequence order ({order})"
+    fours = _four_cards(ruleset, _finder(ruleset, kind), hand)
+    if cards & fours:
+        verb = "is" if (cards & fours).bit_count() == 1 else "are"
+        return f"{_fmt(cards & fours)} {verb} part of a four of a kind, which takes its cards first"
     for run, _top in _runs(ruleset, hand):
         if cards & ~run == 0:
+            if run == cards and count > ruleset.projects.hundred_sequence.length:
+                return "a longer run is a hundred of its top cards and the rest apart"
             if run == cards:
                 return f"a run of {count} is no project"
             longer = next((p for p in found if p.cards == run), None)
@@ -388,7 +428,7 @@ def automatic_declarations(
         ValueError: the ruleset declares explicitly (callers check the option first).
     """
     option = ruleset.projects.declaration.option
-    if option == "explicit":
+    if option in ("explicit", "explicit_by_kind"):
         raise ValueError("projects.declaration is explicit: the players declare")
     limit = ruleset.projects.limits.per_player
     if option == "automatic_best_two":
@@ -442,22 +482,41 @@ def counted_projects(
     return winner, tuple(p for p in declared if team(p.seat) == winner)
 
 
+def baloot_seat(contract: Contract, hands: Sequence[CardSet]) -> Seat | None:
+    """The seat dealt the King and Queen of trump (``hands`` by seat), in Hokum; else None."""
+    if contract.kind != "hokum" or contract.trump is None:
+        return None
+    pair = 1 << card(Rank.KING, contract.trump).index | 1 << card(Rank.QUEEN, contract.trump).index
+    return next((s for s, hand in enumerate(hands) if hand & pair == pair), None)
+
+
 def baloot_holder(
-    ruleset: Ruleset, contract: Contract, hands: Sequence[CardSet], declared: Sequence[Project]
+    ruleset: Ruleset,
+    contract: Contract,
+    hands: Sequence[CardSet],
+    declared: Sequence[Project],
+    played: Sequence[Card],
 ) -> Seat | None:
     """The seat whose Baloot scores (projects.baloot and projects.baloot.inside_hundred).
 
     In Hokum only: the seat holding both the King and the Queen of trump among its eight cards
-    (``hands`` by seat). None when nobody holds them, or when the holder's declared projects
-    block it: ``blocked_by_any_hundred``, a hundred (sequence or four of a kind) holding both;
+    (``hands`` by seat), and under ``counts: consecutive_tricks`` only once it has played them
+    in two consecutive tricks (``played``: the hand's cards so far, in order). None when
+    nobody holds them, or when the holder's declared projects block it:
+    ``blocked_by_any_hundred``, a hundred (sequence or four of a kind) holding both;
     ``blocked_by_four_kings_or_queens``, four Kings or four Queens;
     ``blocked_by_hundred_or_four_kings_queens``, either; ``never_blocked``.
     """
-    if contract.kind != "hokum" or contract.trump is None:
+    holder = baloot_seat(contract, hands)
+    if holder is None or contract.trump is None:
         return None
-    pair = 1 << card(Rank.KING, contract.trump).index | 1 << card(Rank.QUEEN, contract.trump).index
-    holder = next((s for s, hand in enumerate(hands) if hand & pair == pair), None)
-    if holder is None:
+    king, queen = card(Rank.KING, contract.trump), card(Rank.QUEEN, contract.trump)
+    pair = 1 << king.index | 1 << queen.index
+    if ruleset.projects.baloot.counts == "consecutive_tricks" and not (
+        king in played
+        and queen in played
+        and abs(played.index(king) // 4 - played.index(queen) // 4) == 1
+    ):
         return None
     own = [p for p in declared if p.seat == holder]
     option = ruleset.projects.baloot_inside_hundred.option

@@ -270,6 +270,7 @@ class Raises:
             "at_double_and_four": index in (0, 2),
             "buyer_after_raises": False,
             "automatic": False,
+            "none": False,
         }[lock.option]
         return seat if chooses else None
 
@@ -280,9 +281,11 @@ class Raises:
 
     def _entitled(self, contract: Contract, level: RaiseLevel) -> tuple[Seat, ...]:
         """The seats that may call (or pass) ``level`` [doubling.chain]: a side's two players,
-        or one player (the buyer, or whoever doubled)."""
+        or one player (the buyer, whoever doubled, or the buyer's right-hand opponent)."""
         if level.by == "buyer":
             return (contract.buyer,)
+        if level.by == "buyer_right":
+            return ((contract.buyer + 1) % 4,)
         if level.by == "doubler":
             return (self.raisers[0],)
         side = contract.buyer_team ^ (level.side == "opponents")
@@ -307,4 +310,7 @@ class Raises:
             return f"the buyer ({SEAT_NAMES[contract.buyer]}) alone"
         if level.by == "doubler":
             return f"the doubler ({SEAT_NAMES[self.raisers[0]]}) alone"
+        if level.by == "buyer_right":
+            seat = SEAT_NAMES[(contract.buyer + 1) % 4]
+            return f"the buyer's right-hand opponent ({seat}) alone"
         return "the buyer's side" if level.by == "buyer_team" else "the buyer's opponents"

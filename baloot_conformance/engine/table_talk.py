@@ -201,12 +201,18 @@ def sawa_words(
 
 
 def check_foul_call(
-    rules: Ruleset, caller: Seat, play: int, offender: Seat, plays_done: int
+    rules: Ruleset, caller: Seat, play: int | None, offender: Seat, plays_done: int
 ) -> None:
     """Raise :class:`IllegalAction` [play.fouls] unless ``caller`` may call the card ``play``
-    (played by ``offender``) when ``plays_done`` cards are down."""
+    (played by ``offender``) when ``plays_done`` cards are down. A call that names no card
+    (``play`` ``None``) is heard, and judged wrong, only under the window ``proved``, where
+    any call is heard."""
     rule = rules.play.fouls
     who, target = SEAT_NAMES[caller], target_name(play)
+    if play is None:
+        if rule.window != "proved":
+            raise IllegalAction(rule.id, f"{who}'s foul call names no card: a call names one")
+        return
     if play >= plays_done:
         raise IllegalAction(rule.id, f"{who} called a foul on {target}, which is not played yet")
     if rule.window == "proved":  # any call is heard and judged: one off its window is wrong
@@ -233,8 +239,10 @@ def check_foul_call(
         )
 
 
-def foul_words(caller: Seat, play: int, foul: LatentFoul | None, why: str = "") -> str:
+def foul_words(caller: Seat, play: int | None, foul: LatentFoul | None, why: str = "") -> str:
     who, target = SEAT_NAMES[caller], target_name(play)
+    if play is None:
+        return f"{who}'s foul call names no card: it is wrong"
     if foul is None:
         return f"{who}'s foul call on {target} is wrong: {why or 'that card was legal'}"
     return f"{who}'s foul call on {target} is right: {foul.reason} ({foul.rule_id})"
@@ -281,7 +289,8 @@ def penalty_score(
     baloot_team: Team | None,
 ) -> HandScore:
     """The score of a hand a penalty ends: ``scorer`` takes what ``formula`` gives, the other
-    side nothing; the card points are those of the tricks taken so far."""
+    side nothing but, under ``projects.baloot`` ``penalised: kept``, its Baloot; the card
+    points are those of the tricks taken so far."""
     kind = contract.kind
     env = {
         "round_value": rules.scoring.round_value.sun
@@ -300,6 +309,10 @@ def penalty_score(
         raise FormulaError(f"{rule_id}: {exc.message} (for {env})", hint=exc.hint) from None
     game_points = [0, 0]
     game_points[scorer] = value
+    decided: tuple[str, ...] = (rule_id,)
+    if baloot_team == 1 - scorer and rules.projects.baloot.penalised == "kept":
+        game_points[baloot_team] = rules.projects.baloot.game_points
+        decided = (rule_id, rules.projects.baloot.id)
     gahwa_wins = contract.gahwa and rules.doubling.gahwa.option == "match_win"
     card_points = (points[0], points[1])
     return HandScore(
@@ -312,7 +325,7 @@ def penalty_score(
         kaboot_team=None,
         game_points=(game_points[0], game_points[1]),
         match_winner=scorer if gahwa_wins else None,
-        decided_by=(rule_id,),
+        decided_by=decided,
         penalty_team=scorer,
     )
 
@@ -383,6 +396,11 @@ def plays_done(hand: HandState) -> int:
     return hand.tricks_done * 4 + len(hand.trick)
 
 
+def played(hand: HandState) -> list[Card]:
+    """The cards of the hand played so far, in order."""
+    return [a.card for a in hand.history if isinstance(a, Play)]
+
+
 def check_talk(hand: HandState, action: TableTalk) -> None:
     """Raise :class:`IllegalAction` unless the claim or call may be made now."""
     seat = action.seat
@@ -416,9 +434,10 @@ def check_talk(hand: HandState, action: TableTalk) -> None:
     check_foul_call(hand.rules, seat, action.play, offender, plays_done(hand))
 
 
-def player_of(hand: HandState, play: int) -> Seat:
+def player_of(hand: HandState, play: int | None) -> Seat:
+    """Who played the hand's card ``play``; -1 for a card not played or none."""
     plays = [a for a in hand.history if isinstance(a, Play)]
-    return plays[play].seat if play < len(plays) else -1
+    return plays[play].seat if play is not None and play < len(plays) else -1
 
 
 def force_claim(hand: HandState, action: TableTalk) -> bool:
@@ -436,7 +455,8 @@ def force_claim(hand: HandState, action: TableTalk) -> bool:
     late = isinstance(action, FoulCall) and played_out(hand)
     if (hand.phase not in ("raises", "play") and not late) or hand.contract is None:
         return False
-    if isinstance(action, FoulCall) and not 0 <= action.play < plays_done(hand):
+    play = action.play if isinstance(action, FoulCall) else None  # None: no card named
+    if play is not None and not 0 <= play < plays_done(hand):
         return False
     hand.history.append(action)
     if isinstance(action, SawaClaim):
@@ -474,7 +494,7 @@ def _judge_sawa(hand: HandState, seat: Seat) -> None:
 
 def _judge_foul(hand: HandState, call: FoulCall) -> None:
     rule = hand.rules.play.fouls
-    foul = next((f for f in hand.fouls if f.play == call.play), None)
+    foul = next((f for f in hand.fouls if f.play == call.play), None)  # none for no card
     offender = player_of(hand, call.play)
     why = ""
     if rule.window == "proved" and foul is not None:
@@ -506,7 +526,11 @@ def _penalty(hand: HandState, formula: Formula, rule_id: str, scorer: Team) -> N
     project_team, counted = projects_.counted_projects(
         hand.rules, contract, hand.declarations.projects, first_seat(hand.rules, hand.dealer)
     )
-    holder = projects_.baloot_holder(hand.rules, contract, hand.initial, hand.declarations.projects)
+    holder = projects_.baloot_holder(
+        hand.rules, contract, hand.initial, hand.declarations.projects, played(hand)
+    )
+    if hand.trace is not None and projects_.baloot_seat(contract, hand.initial) is not None:
+        hand.trace.hit(hand.rules.projects.baloot.id)  # whether it counts, and for whom
     hand._score_result = penalty_score(
         hand.rules, contract, formula, rule_id, scorer, hand.points, hand.tricks,
         project_team, sum(p.game_points for p in counted),

@@ -36,7 +36,7 @@ Placed as:
   ``= foul right|wrong`` (``verdict``). A Qayd names a foul *type*, not a card; its target is
   the engine's ``standingFoul`` card when one stands, else the last card played (a call with
   no foul standing is wrong whatever card it names). A Qayd said before the first card names
-  no card BTN can write: it is a comment, and the hand has no ``foul`` line;
+  none: ``foul SEAT - TYPE``;
 - ``result``: ``pts`` → ``= abnat``; ``projQaid`` → ``= projectscore``; ``capotTeam`` →
   ``= kaboot``; ``buyerLost`` → ``= result``; ``qaid`` → ``= score``; ``totalsAfter`` →
   ``= total``; ``winnerTeam`` → ``= winner`` after the last hand of a match that is over.
@@ -116,7 +116,7 @@ def convert(log: Any, source: str) -> str:
     text = match(
         log,
         source,
-        "bloot352@1",
+        "bloot352@2",
         ("final", "handsPlayed", "seconds", "matchOver", "winnerTeam", *_HEADER),
         round_,
     )
@@ -437,14 +437,11 @@ def _claim(claim: Node, played: list[tuple[str, str]]) -> list[str]:
     elif played:
         target = len(played) - 1
         why = "no foul stands: the last card played"
+    else:
+        why = "before the first card: no card"
     claim.done()
     said = f"qayd by {seat}" + (f" naming {words}" if words else " naming no type")
-    if target is None:
-        return [
-            f"# bloot352 {said} before the first card, judged {verdict}: BTN names a played "
-            "card in a foul call, and none is down"
-        ]
-    name = f"t{target // 4 + 1}.p{target % 4 + 1}"
+    name = "-" if target is None else f"t{target // 4 + 1}.p{target % 4 + 1}"
     return [
         f"foul {seat} {name}{' ' + words if words else ''}  # {comment_text(said)}; target: {why}",
         f"= foul {verdict}",

@@ -50,42 +50,6 @@ SUN_DOUBLING_VARIABLES: dict[str, Literal["number", "bool"]] = {
 }
 
 
-#: What a defect's ``when`` may require of a hand (see the ruleset schema's ``defects``).
-DefectCondition = Literal["no_hand_scored_yet", "sawa", "foul_call", "raised", "kaboot"]
-
-
-@dataclass(frozen=True, slots=True)
-class Defect:
-    """An engine defect a profile lists: what the engine does that no rulebook would state.
-
-    A divergence under ``rule``, or under one of the rules in ``shows`` (those whose
-    divergences follow from it in the same hand), in a hand where the ``when`` conditions hold,
-    is explained by the defect; a hand whose every divergence is explained is
-    ``known-defect``, never ``pass``.
-    """
-
-    id: str
-    """A short kebab-case name, unique in the profile."""
-    rule: str
-    """The rule the engine breaks."""
-    does: str
-    """What the engine does instead."""
-    witness: str
-    """Where it shows: a logged hand or a fixture."""
-    shows: tuple[str, ...] = ()
-    when: frozenset[DefectCondition] = frozenset()
-    """Where the defect shows: conditions that must all hold for the hand (none: any hand)."""
-
-    def explains(self, rule_id: str | None, holding: frozenset[DefectCondition]) -> bool:
-        """Whether a divergence under ``rule_id``, in a hand where the conditions ``holding``
-        hold, follows from this defect."""
-        return (
-            rule_id is not None
-            and (rule_id == self.rule or rule_id in self.shows)
-            and self.when <= holding
-        )
-
-
 def key(rule_key: str) -> Any:
     """Declare a section field holding the rule stored under ``rule_key`` in the YAML."""
     return field(metadata={"key": rule_key})
@@ -147,9 +111,9 @@ class RaiseLevel:
     """One step of the raise chain: its call word, who may call it, its multiplier."""
 
     call: str
-    by: Literal["opponents", "buyer_team", "buyer", "doubler"]
-    """A side (either of its players may call), or one player: the buyer, or the player who
-    called the first raise."""
+    by: Literal["opponents", "buyer_team", "buyer", "doubler", "buyer_right"]
+    """A side (either of its players may call), or one player: the buyer, the player who
+    called the first raise, or the buyer's right-hand opponent."""
     multiplier: int
 
     @property
@@ -398,6 +362,7 @@ class Lock(Rule):
         "four_only",
         "at_double_and_four",
         "automatic",
+        "none",
     ]
     gahwa_open: bool
 
@@ -469,11 +434,9 @@ class Fouls(Rule):
     callers: Literal["opponents", "anyone"]
     """Who may call a foul: the offender's opponents, or any player."""
     window: Literal["next_card", "trick_end", "hand_end", "proved"]
-    """Until when a card may be called: before the next card, until the next trick begins (its
-    own trick complete), or to the end of the hand (after its last card too); ``proved``: from
-    the card that proves it (its offender plays a card it kept back) to the end of that trick,
-    and a call at any other moment of the play, or on its own side's card, is not refused but
-    wrong."""
+    """Until when a card may be called: before the next card, until the next trick begins, or
+    to the hand's end (after its last card too); ``proved``: from the card that proves it (its
+    offender plays a card it kept back) to that trick's end, any other call heard and wrong."""
     right_call: Formula = formula_field(PENALTY_VARIABLES, "number")
     """What the offender's opponents score for a right call (the offender's side 0)."""
     wrong_call: Formula = formula_field(PENALTY_VARIABLES, "number")
@@ -508,6 +471,11 @@ class SequenceProject(Rule):
 
 
 @dataclass(frozen=True, slots=True)
+class HundredSequence(SequenceProject):
+    longer: Literal["one_project", "top_and_rest"] = "one_project"
+
+
+@dataclass(frozen=True, slots=True)
 class FourOfAKindProject(Rule):
     ranks: ContractRanks
     raw: int | ContractRaw
@@ -519,6 +487,8 @@ class BalootProject(Rule):
     raw: int
     game_points: int
     announce: Literal["second_card", "first_card"]
+    counts: Literal["held", "consecutive_tricks"] = "held"
+    penalised: Literal["lost", "kept"] = "lost"
 
 
 @dataclass(frozen=True, slots=True)
@@ -545,20 +515,20 @@ class ProjectTie(Rule):
 @dataclass(frozen=True, slots=True)
 class ProjectLimits(Rule):
     per_player: int
-    shared_cards: Literal["none", "across_kinds"]
+    shared_cards: Literal["none", "across_kinds", "four_first"]
     """``across_kinds``: a four of a kind and a sequence may share a card."""
 
 
 @dataclass(frozen=True, slots=True)
 class Declaration(Rule):
-    option: Literal["explicit", "automatic_all", "automatic_best_two", "none"]
+    option: Literal["explicit", "explicit_by_kind", "automatic_all", "automatic_best_two", "none"]
 
 
 @dataclass(frozen=True, slots=True)
 class ProjectsSection:
     sira: SequenceProject = key("sira")
     fifty: SequenceProject = key("fifty")
-    hundred_sequence: SequenceProject = key("hundred.sequence")
+    hundred_sequence: HundredSequence = key("hundred.sequence")
     hundred_four_of_a_kind: FourOfAKindProject = key("hundred.four_of_a_kind")
     four_hundred: FourOfAKindProject = key("four_hundred")
     baloot: BalootProject = key("baloot")

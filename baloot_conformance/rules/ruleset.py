@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from baloot_conformance.cards import RANK_CODES, SUIT_CODES, Rank, Suit
 from baloot_conformance.rules import model
+from baloot_conformance.rules.defects import Defect
 from baloot_conformance.rules.formula import Formula, parse_formula
 
 #: The fields of a rule that are its text, not its mechanism: changing them alone changes no
@@ -76,7 +77,7 @@ class Ruleset:
     digest: str
     document: Mapping[str, Any] = field(repr=False, compare=False)
     """The resolved document (plain data, as ``spec show`` prints it). Do not mutate."""
-    defects: tuple[model.Defect, ...] = ()
+    defects: tuple[Defect, ...] = ()
     """The engine defects the profile lists (its own, never inherited from its base)."""
 
     @property
@@ -173,7 +174,7 @@ def typed_ruleset(
         digest=digest,
         document=data,
         defects=tuple(
-            model.Defect(
+            Defect(
                 id=d["id"],
                 rule=d["rule"],
                 does=d["does"],

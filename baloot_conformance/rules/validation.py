@@ -243,7 +243,9 @@ def _semantic_problems(doc: _Document) -> list[BalootError]:
     levels = data["doubling"]["chain"]["levels"]
     calls = [level["call"] for level in levels]
     for i, level in enumerate(levels):
-        expected = ("opponents", "doubler") if i % 2 == 0 else ("buyer_team", "buyer")
+        expected = (
+            ("opponents", "doubler", "buyer_right") if i % 2 == 0 else ("buyer_team", "buyer")
+        )
         if level["by"] not in expected:
             problem(
                 ("doubling", "chain", "levels", i, "by"),

@@ -37,7 +37,8 @@
 //   double), and 'closed' is refused;
 // - declare lines: the types a seat declares (sira, fifty, hundred, four_hundred: four Aces)
 //   are given to declareProject when the seat plays its first card; a type the engine did not
-//   find for the seat is refused;
+//   find for the seat is refused; the engine's declaration of a kind declares every project of
+//   that kind the seat holds, as the ruleset's explicit_by_kind does;
 // - baloot lines are accepted once the engine has announced that seat's Baloot (its own rule:
 //   King and Queen of trump in consecutive tricks);
 // - 'foul W t2.p2 [type]' is claimQaid(match, W, type): the engine judges the call by the foul
@@ -357,7 +358,8 @@ class HandRun {
     this.declared[seat] = [...(this.declared[seat] ?? []), type];
   }
 
-  /** The seat's declaration, given to the engine before its first card. */
+  /** The seat's declaration, given to the engine before its first card: the kinds it
+   * declared, each declaring every project of that kind the seat holds. */
   flushDeclaration(seat) {
     const st = this.st;
     if (st.awaitingDeclare && st.declareSeats.includes(seat)) {
