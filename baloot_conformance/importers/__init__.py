@@ -360,10 +360,22 @@ def _escape(key: str) -> str:
 
 
 SEATS = ("N", "W", "S", "E")
-"""Both engines number the seats 0-3 in play order, which BTN names N W S E."""
+"""The engines number the seats 0-3 in play order, which BTN names N W S E."""
 TEAMS = ("NS", "EW")
 RANKS = {"7": "7", "8": "8", "9": "9", "10": "T", "J": "J", "Q": "Q", "K": "K", "A": "A"}
 SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+def symbol_card(node: Node) -> str:
+    """A card logged as its rank and suit sign (``10♥``, ``A♠``: tazjel and mohamed352/bloot),
+    in the notation's letters (``TH``)."""
+    text = node.text()
+    rank, suit = text[:-1], text[-1:]
+    if rank not in RANKS or suit not in SUIT_SYMBOLS:
+        raise node.error(f"expected a card like '10♥', found {shown(text)}")
+    return RANKS[rank] + SUIT_SYMBOLS[suit]
+
+
 SUIT_NAMES = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
 
 

@@ -63,7 +63,6 @@ from __future__ import annotations
 from typing import Any
 
 from baloot_conformance.importers import (
-    RANKS,
     SEATS,
     SUIT_SYMBOLS,
     TEAMS,
@@ -73,6 +72,7 @@ from baloot_conformance.importers import (
     match,
     pair,
     shown,
+    symbol_card,
 )
 
 _CALLS = {"pass": "pass", "hokum": "hokum", "sun": "sun", "ashkal": "ashkal"}
@@ -141,17 +141,8 @@ def _flat(node: Node) -> str:
     raise node.error(f"expected text, a number or an object, found {shown(value)}")
 
 
-def _card(node: Node) -> str:
-    """A card written ``10♥``."""
-    text = node.text()
-    rank, suit = text[:-1], text[-1:]
-    if rank not in RANKS or suit not in SUIT_SYMBOLS:
-        raise node.error(f"expected a card like '10♥', found {shown(text)}")
-    return RANKS[rank] + SUIT_SYMBOLS[suit]
-
-
 def _cards(node: Node, length: int | None = None, at_least: int = 0) -> list[str]:
-    return [_card(c) for c in node.items(length, at_least)]
+    return [symbol_card(c) for c in node.items(length, at_least)]
 
 
 def _seat(node: Node) -> str:
@@ -174,7 +165,7 @@ def _round(node: Node) -> list[str]:
     node.ignore("index", "totalsBefore", "handsPlayed", "serialized", "balootTeam", "balootSeat")
     first5 = [[deck.give(c, n) for c, n in zip(_cards(s, 5), s.items(5), strict=True)]
               for s in node["first5"].items(4)]  # fmt: skip
-    faceup = deck.give(_card(node["topCard"]), node["topCard"])
+    faceup = deck.give(symbol_card(node["topCard"]), node["topCard"])
     lines = [
         f"# bloot352 firstPlayer: {_seat(node['firstPlayer'])} (bids first and leads)",
         f"dealer {_seat(node['dealer'])}",
@@ -344,7 +335,7 @@ def _plays(
         if play["trick"].integer() != number // 4 + 1:
             raise play["trick"].error(f"card {number + 1} of the hand is not in this trick")
         legal = " ".join(_cards(play["legal"], at_least=1))
-        card = deck.play(_card(play["card"]), play["card"])
+        card = deck.play(symbol_card(play["card"]), play["card"])
         illegal = play.get("illegal")
         lines.append(f"= legal {seat} {legal}")
         if illegal is not None and illegal.flag():
@@ -372,7 +363,7 @@ def _plays(
     filled = []
     for index in range(len(played) // 4 + (1 if len(played) % 4 else 0), len(tricks)):
         trick = tricks[index]
-        cards = [(_seat(p["seat"]), _card(p["card"])) for p in trick["plays"].items()]
+        cards = [(_seat(p["seat"]), symbol_card(p["card"])) for p in trick["plays"].items()]
         for entry in trick["plays"].items():
             entry.ignore("seat", "card")
             entry.done()
@@ -394,7 +385,7 @@ def _trick(tricks: list[Node], index: int, played: list[tuple[str, str]], at: No
     trick = tricks[index]
     logged = []
     for entry in trick["plays"].items(4):
-        logged.append((_seat(entry["seat"]), _card(entry["card"])))
+        logged.append((_seat(entry["seat"]), symbol_card(entry["card"])))
         entry.done()
     if logged != played:
         raise trick.error(f"trick {index + 1} lists other cards than 'plays': {logged}")
@@ -426,7 +417,7 @@ def _claim(claim: Node, played: list[tuple[str, str]]) -> list[str]:
     standing = claim.get("standingFoul")
     target: int | None = None
     if standing is not None:
-        card = _card(standing["card"])
+        card = symbol_card(standing["card"])
         offender = _seat(standing["seat"])
         if (offender, card) not in played:
             raise standing.error(f"the standing foul {offender} {card} was not played")
@@ -452,7 +443,7 @@ def _fouls(fouls: Node, pending: Node) -> list[str]:
     """The driver's record of each illegal card and the engine's, as comments."""
     lines = []
     for foul in fouls.items():
-        seat, card = _seat(foul["seat"]), _card(foul["card"])
+        seat, card = _seat(foul["seat"]), symbol_card(foul["card"])
         vtype = foul["vtype"].choice(_FOULS, "foul type")
         escaped = " ".join(_cards(foul["escaped"], at_least=1))
         revealed = foul.get("revealed")
@@ -460,7 +451,7 @@ def _fouls(fouls: Node, pending: Node) -> list[str]:
             proof = "never proved"
         else:
             proof = (
-                f"proved by {_card(revealed['card'])} in trick {revealed['trick'].integer()} "
+                f"proved by {symbol_card(revealed['card'])} in trick {revealed['trick'].integer()} "
                 f"(card {revealed['position'].integer()}, "
                 f"{'standing' if revealed['standing'].flag() else 'not standing'} after it)"
             )
@@ -484,7 +475,7 @@ def _fouls(fouls: Node, pending: Node) -> list[str]:
         confirmed = violation.get("confirmed")
         lines.append(
             f"# bloot352 pendingViolation: {_seat(violation['seat'])} "
-            f"{_card(violation['card'])} trick {violation['trickIndex'].integer() + 1} "
+            f"{symbol_card(violation['card'])} trick {violation['trickIndex'].integer() + 1} "
             f"{violation['vtype'].choice(_FOULS, 'foul type')} escaped "
             f"{' '.join(_cards(violation['escaped'], at_least=1))}"
             + (" confirmed" if confirmed is not None and confirmed.flag() else "")

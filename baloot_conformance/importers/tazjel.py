@@ -54,7 +54,7 @@ from baloot_conformance.importers import (
     Node,
     match,
     pair,
-    shown,
+    symbol_card,
 )
 
 _POSITIONS = {"Bottom": "N", "Right": "W", "Top": "S", "Left": "E"}
@@ -68,15 +68,6 @@ _STATUSES = {"GABLAK_TRIGGERED": "GABLAK_TRIGGERED", "GABLAK_TIMEOUT": "GABLAK_T
 def convert(log: Any, source: str) -> str:
     """BTN text for one tazjel match log (see the module docstring)."""
     return match(log, source, "tazjel@3", ("final", "seconds"), _round)
-
-
-def _card_text(node: Node) -> str:
-    """A card written ``10♥``."""
-    text = node.text()
-    rank, suit = text[:-1], text[-1:]
-    if rank not in RANKS or suit not in SUIT_SYMBOLS:
-        raise node.error(f"expected a card like '10♥', found {shown(text)}")
-    return RANKS[rank] + SUIT_SYMBOLS[suit]
 
 
 def _card(node: Node) -> str:
@@ -93,10 +84,10 @@ def _seat(node: Node) -> str:
 
 def _round(node: Node) -> list[str]:
     deck = Deck()
-    faceup = _card_text(node["faceup"])
+    faceup = symbol_card(node["faceup"])
     first5 = node["first5"]
     five = {
-        SEATS[int(key)]: [deck.give(_card_text(c), c) for c in first5[key].items(5)]
+        SEATS[int(key)]: [deck.give(symbol_card(c), c) for c in first5[key].items(5)]
         for key in "0123"
     }
     first5.done()
@@ -128,7 +119,7 @@ def _round(node: Node) -> list[str]:
     for position, projects in _by_position(node["declared"]):
         for project in projects.items():
             word = project["type"].choice(_PROJECTS, "project")
-            cards = " ".join(_card_text(c) for c in project["cards"].items())
+            cards = " ".join(symbol_card(c) for c in project["cards"].items())
             lines.append(f"declare {position} {word} {cards}")
             project.ignore("rank")
             project.done()
@@ -190,7 +181,9 @@ def _contract(node: Node) -> str:
 
 def _tricks(plays: Node, tricks: Node, deck: Deck) -> tuple[list[str], set[str]]:
     """The trick lines, and the seats whose Baloot the play announced."""
-    cards = [(_seat(p["seat"]), deck.play(_card_text(p["card"]), p["card"])) for p in plays.items()]
+    cards = [
+        (_seat(p["seat"]), deck.play(symbol_card(p["card"]), p["card"])) for p in plays.items()
+    ]
     lines: list[str] = []
     announced: set[str] = set()
     for number, trick in enumerate(tricks.items(), start=1):
