@@ -51,5 +51,8 @@ def test_each_reading_shows_its_own_change() -> None:
     page = disagreements_markdown(witness_for=lambda a, b, d: None)
     lock = page.split("### `doubling.lock`")[1].split("### ")[0]
     assert "**`baloot-ui-flutter`**: option: doubler_at_double -> each_raiser" in lock
-    assert "**`majlis`, `wikipedia-ja`**: option: doubler_at_double -> at_double_and_four" in lock
+    assert (
+        "**`bloot7`, `majlis`, `saudi-federation`, `wikipedia-ja`**: option: doubler_at_double"
+        " -> at_double_and_four"
+    ) in lock
     assert "**`tazjel`**: option: doubler_at_double -> buyer_after_raises" in lock
