@@ -34,6 +34,8 @@ NOT_RUN = {
     "baloot-conformance check /tmp/t50.btn": "the file the previous example writes (its "
     "output is asserted by tests/test_defects.py)",
     "baloot-conformance fixtures export --to corpus --format json": "writes into the checkout",
+    "baloot-conformance fixtures lint": "run by tests/test_fixtures.py, which compares its "
+    "figures with the README's (a lint of the whole corpus, once)",
 }
 
 
