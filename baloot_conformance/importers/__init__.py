@@ -27,7 +27,7 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -385,21 +385,27 @@ def match(
     ruleset: str,
     ignored: tuple[str, ...],
     round_: Callable[[Node], list[str]],
+    comments: Sequence[str] = (),
+    last_lines: Sequence[str] = (),
 ) -> str:
-    """A match log as BTN: its header from the log's ``engine`` and ``seed``, then a hand for
-    each of its ``rounds`` from ``round_`` (which places the round's fields). Each line a
-    round gives must be one line BTN can hold (:func:`line_problem`), else it is an error at
-    the round's pointer: a value that slipped past :class:`Node` still cannot add a line."""
+    """A match log as BTN: its header from the log's ``engine`` and ``seed`` and the header's
+    ``comments`` (``# ...`` lines), then a hand for each of its ``rounds`` from ``round_``
+    (which places the round's fields), the last hand ending with ``last_lines`` (the match's
+    own claims, such as its winner). Each line a round gives must be one line BTN can hold
+    (:func:`line_problem`), else it is an error at the round's pointer: a value that slipped
+    past :class:`Node` still cannot add a line."""
     root = Node(log, source)
     lines = [
         "%btn 1",
         tag("Ruleset", ruleset),
         tag("Engine", root["engine"].note()),
         tag("Seed", str(root["seed"].integer(any_size=True))),
+        *comments,
     ]
     root.ignore(*ignored)
-    for number, node in enumerate(root["rounds"].items(), start=1):
-        hand = round_(node)
+    rounds = list(root["rounds"].items())
+    for number, node in enumerate(rounds, start=1):
+        hand = round_(node) + (list(last_lines) if number == len(rounds) else [])
         for line in hand:
             problem = line_problem(line)
             if problem is not None:

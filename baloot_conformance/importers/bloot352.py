@@ -103,25 +103,15 @@ def convert(log: Any, source: str) -> str:
     over = root["matchOver"].flag()
     winner = root.get("winnerTeam")
     team = winner.choice(dict(enumerate(TEAMS)), "team") if over and winner is not None else None
-    rounds = root["rounds"]
-    last = len(rounds.value) if isinstance(rounds.value, list) else 0
-    numbered = iter(range(1, last + 1))
-
-    def round_(node: Node) -> list[str]:
-        lines = _round(node)
-        if next(numbered) == last and team is not None:
-            lines.append(f"= winner {team}")
-        return lines
-
-    text = match(
+    return match(
         log,
         source,
         "bloot352@2",
         ("final", "handsPlayed", "seconds", "matchOver", "winnerTeam", *_HEADER),
-        round_,
+        _round,
+        comments=header,
+        last_lines=[f"= winner {team}"] if team is not None else [],
     )
-    head, _, body = text.partition("\n\n")
-    return "\n".join([head, *header]) + ("\n\n" + body if body else "\n")
 
 
 def _flat(node: Node) -> str:

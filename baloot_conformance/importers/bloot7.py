@@ -113,19 +113,16 @@ _IGNORED = ("matchOver", "winner", "qahwa", "final", "seconds", "sawaSolverSecon
 def convert(log: Any, source: str) -> str:
     """BTN text for one bloot7 match log (see the module docstring)."""
     root = Node(log, source)
-    header = _header(root)
-    rounds = root["rounds"]
-    count = len(rounds.value) if isinstance(rounds.value, list) else 0
     winner = _match_winner(root)
-    numbers = iter(range(1, count + 1))
-
-    def round_(node: Node) -> list[str]:
-        last = next(numbers) == count
-        return _round(node, winner if last else None)
-
-    text = match(log, source, "bloot7@1", _IGNORED, round_)
-    lines = text.split("\n")
-    return "\n".join([*lines[:4], *header, *lines[4:]])
+    return match(
+        log,
+        source,
+        "bloot7@1",
+        _IGNORED,
+        _round,
+        comments=_header(root),
+        last_lines=[f"= winner {winner}"] if winner is not None else [],
+    )
 
 
 def _header(root: Node) -> list[str]:
@@ -193,7 +190,7 @@ def _by_seat(node: Node) -> list[Node]:
     return entries
 
 
-def _round(node: Node, winner: str | None) -> list[str]:
+def _round(node: Node) -> list[str]:
     deck = Deck()
     node.ignore("index", "matchScoreBefore")
     initial = node["initial"]
@@ -226,7 +223,7 @@ def _round(node: Node, winner: str | None) -> list[str]:
     claim = _Claim(sawa) if sawa is not None else None
     lines += _plays(node, deck, claim)
     node.ignore("balootHolder", "balootDeclared")
-    lines += _outcome(node, claim, winner)
+    lines += _outcome(node, claim)
     return lines
 
 
@@ -450,7 +447,7 @@ def _by_team(node: Node) -> list[Node]:
     return entries
 
 
-def _outcome(node: Node, claim: _Claim | None, winner: str | None) -> list[str]:
+def _outcome(node: Node, claim: _Claim | None) -> list[str]:
     """The hand's result claims (see the module docstring for a wrong Sawa's)."""
     result = node["result"]
     sheet = result["sheet"]
@@ -501,8 +498,6 @@ def _outcome(node: Node, claim: _Claim | None, winner: str | None) -> list[str]:
         if _teams(result["gamePoints"]) != _teams(gained):
             raise gained.error("the points banked differ from the hand's, with no wrong Sawa")
     lines += [f"= score {_team_pair(gained)}", f"= total {_team_pair(node['totalsAfter'])}"]
-    if winner is not None:
-        lines.append(f"= winner {winner}")
     sheet.ignore("ground", "result", "winner", "double", "outcome", "judgedTeam")
     sheet.done()
     result.ignore("mode", "trumpSuit", "declarerTeam", "scoredPoints", "tricksWon", "baloot")
