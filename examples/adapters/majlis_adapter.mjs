@@ -8,7 +8,12 @@
 //
 // With --engine-dir the engine's lib/baloot/engine.ts and rules.ts are bundled at start into
 // one ES module in a temporary folder by esbuild (resolved from the checkout's node_modules,
-// then from NODE_PATH); nothing of the engine is copied here. Node 20 runs the bundle.
+// then from the current folder's, or an esbuild command on the PATH); nothing of the engine
+// is copied here. Node 20 runs the bundle.
+//
+// The protocol loop, the reading of the transcript (events, who holds what) and the errors
+// that answer a refusal or a skip are the kit's (clients/js, baloot-adapter-kit): what is here
+// is the glue between the notation and the engine.
 //
 // Every request is answered by replaying the transcript's events through the engine's pure
 // reducer (applyGameAction) and reading the engine's own answers: its RuleViolation
@@ -34,29 +39,19 @@
 // - foul lines are ignored.
 //
 // Not supported: hands that log no auction (the engine cannot start a hand from a contract).
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { Rejected, Unsupported, SEATS, allCards, callText, dealtCards, events, importTypeScript, serve } from "../../clients/js/index.js";
 
-const PROTOCOL = 1;
 const ENGINE_COMMIT = "4bb936fd20b7";
-const SEATS = ["N", "W", "S", "E"];
 const SUITS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
 const SUIT_LETTERS = Object.fromEntries(Object.entries(SUITS).map(([l, s]) => [s, l]));
 const RANKS = { 7: "7", 8: "8", 9: "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" };
 const RANK_LETTERS = Object.fromEntries(Object.entries(RANKS).map(([l, r]) => [r, l]));
 const RAISES = { pass: "pass", double: "double", triple: "triple", four: "four", gahwa: "coffee" };
 const RAISE_WORDS = Object.fromEntries(Object.entries(RAISES).map(([w, c]) => [c, w]));
-
-// Whatever the engine or esbuild prints goes to standard error: standard output is answers.
-const out = process.stdout;
-console.log = console.error;
-console.info = console.error;
-console.warn = console.error;
 
 /** The engine's card id of a notation card ("TH" -> "hearts-10"). */
 const cardId = (code) => `${SUITS[code[1]]}-${RANKS[code[0]]}`;
@@ -65,84 +60,37 @@ const codeOf = (card) => RANK_LETTERS[card.rank] + SUIT_LETTERS[card.suit];
 const seatOf = (name) => SEATS.indexOf(name);
 const next = (seat, steps = 1) => (seat + steps) % 4;
 
-class Rejected extends Error {
-  constructor(hand, index, reason) {
-    super(reason);
-    this.hand = hand;
-    this.index = index;
-    this.reason = reason;
-  }
-}
-
-class Unsupported extends Error {}
-
 // --- loading the engine ----------------------------------------------------------------------
 
-function parseArgs(argv) {
-  const args = { engineDir: process.env.MAJLIS_ENGINE_DIR, bundle: process.env.MAJLIS_BUNDLE };
-  for (let i = 0; i < argv.length; i += 1) {
-    if (argv[i] === "--engine-dir") args.engineDir = argv[++i];
-    else if (argv[i] === "--bundle") args.bundle = argv[++i];
-    else if (argv[i] === "--help" || argv[i] === "-h") {
-      console.error("usage: node majlis_adapter.mjs (--engine-dir CHECKOUT | --bundle FILE)");
-      process.exit(0);
-    } else {
-      console.error(`unknown argument ${argv[i]}`);
-      process.exit(2);
-    }
+const USAGE = "usage: node majlis_adapter.mjs (--engine-dir CHECKOUT | --bundle FILE)";
+
+/** The engine's module: the bundle given, or lib/baloot/engine.ts and rules.ts of the
+ * checkout bundled now. */
+async function loadEngine() {
+  let values;
+  try {
+    ({ values } = parseArgs({ options: { "engine-dir": { type: "string" }, bundle: { type: "string" }, help: { type: "boolean", short: "h" } } }));
+  } catch (error) {
+    console.error(`majlis_adapter: ${error.message}\n${USAGE}`);
+    process.exit(2);
   }
-  if (!args.engineDir && !args.bundle) {
+  if (values.help) {
+    console.error(USAGE);
+    process.exit(0);
+  }
+  const bundle = values.bundle ?? process.env.MAJLIS_BUNDLE;
+  if (bundle) return import(pathToFileURL(resolve(bundle)).href);
+  const engineDir = values["engine-dir"] ?? process.env.MAJLIS_ENGINE_DIR;
+  if (!engineDir) {
     console.error("majlis_adapter: --engine-dir (or MAJLIS_ENGINE_DIR) or --bundle is required");
     process.exit(2);
   }
-  return args;
-}
-
-/** Bundle lib/baloot/engine.ts and rules.ts of the checkout into one ES module. */
-function bundleEngine(engineDir, folder) {
-  const lib = join(engineDir, "lib", "baloot");
+  const lib = join(resolve(engineDir), "lib", "baloot");
   if (!existsSync(join(lib, "engine.ts"))) {
     throw new Error(`${engineDir}: not a checkout of majlis-baloot (no lib/baloot/engine.ts)`);
   }
-  let esbuild;
-  for (const base of [join(engineDir, "package.json"), join(process.cwd(), "package.json")]) {
-    try {
-      esbuild = createRequire(base)("esbuild");
-      break;
-    } catch {
-      // try the next place
-    }
-  }
-  const outfile = join(folder, "majlis.mjs");
-  const entry =
-    `export * from ${JSON.stringify(join(lib, "engine.ts"))};\n` +
-    `export * from ${JSON.stringify(join(lib, "rules.ts"))};\n`;
-  const options = {
-    stdin: { contents: entry, loader: "ts", resolveDir: lib, sourcefile: "entry.ts" },
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    outfile,
-    logLevel: "error",
-  };
-  if (esbuild) {
-    esbuild.buildSync(options);
-    return outfile;
-  }
-  // No esbuild module: try an esbuild command on the PATH.
-  const run = spawnSync(
-    "esbuild",
-    ["--bundle", "--format=esm", "--platform=node", "--loader=ts", "--sourcefile=entry.ts",
-      `--outfile=${outfile}`, "--log-level=error"],
-    { input: entry, cwd: lib, stdio: ["pipe", "ignore", "inherit"] },
-  );
-  if (run.status !== 0) {
-    throw new Error(
-      "esbuild is needed to load the TypeScript engine: install it in the checkout " +
-        "(npm install --no-save esbuild) or on the PATH, or pass --bundle",
-    );
-  }
-  return outfile;
+  const entry = ["engine.ts", "rules.ts"].map((f) => `export * from ${JSON.stringify(join(lib, f))};\n`).join("");
+  return importTypeScript(entry, { resolveDir: lib, searchFrom: [resolve(engineDir), process.cwd()] });
 }
 
 // --- one transcript, replayed ----------------------------------------------------------------
@@ -159,8 +107,6 @@ class HandRun {
     this.number = number;
     this.items = items;
     this.dealer = null;
-    this.five = [null, null, null, null];
-    this.holds = [null, null, null, null];
     this.faceup = null;
     this.started = false;
   }
@@ -197,14 +143,7 @@ class HandRun {
       this.dealer = seat;
       return;
     }
-    if (kind === "deal") {
-      this.five[seatOf(item.seat)] = [...item.cards];
-      return;
-    }
-    if (kind === "hold") {
-      this.holds[seatOf(item.seat)] = [...item.cards];
-      return;
-    }
+    if (kind === "deal" || kind === "hold") return; // read by dealtCards at the deal
     if (kind === "faceup") {
       this.faceup = item.card;
       return;
@@ -236,7 +175,7 @@ class HandRun {
     if (this.dealer === null || this.faceup === null) {
       throw this.reject(index, "the hand needs its 'dealer' and 'faceup' lines before the auction");
     }
-    const { five, rest, receiver } = this.cards();
+    const { five, rest, receiver } = dealtCards({ hand: this.number, items: this.items });
     const order = [next(this.dealer), next(this.dealer, 2), next(this.dealer, 3), this.dealer];
     const pack = [];
     for (const seat of order) pack.push(...five[seat].slice(0, 3));
@@ -273,46 +212,6 @@ class HandRun {
     this.receiver = receiver;
   }
 
-  /** Each seat's first five cards, the cards that complete its hand and the seat that
-   * receives the face-up card, from deal and rest lines, hold lines or the play. */
-  cards() {
-    const rest = [[], [], [], []];
-    let receiver = null;
-    let five;
-    if (this.holds.some((h) => h !== null)) {
-      if (this.holds.some((h) => h === null)) throw new Unsupported("four 'hold' lines are needed");
-      five = this.holds.map((hold, seat) => {
-        if (hold.includes(this.faceup)) receiver = seat;
-        const cards = hold.filter((c) => c !== this.faceup);
-        rest[seat] = cards.slice(5);
-        return cards.slice(0, 5);
-      });
-    } else {
-      if (this.five.some((f) => f === null)) throw new Unsupported("four 'deal' lines are needed");
-      five = this.five.map((f) => [...f]);
-      const lines = this.items.filter((i) => i.event === "rest");
-      for (const item of lines) rest[seatOf(item.seat)] = [...item.cards];
-      if (lines.length) {
-        const two = rest.findIndex((r) => r.length === 2);
-        receiver = two >= 0 ? two : null;
-      } else {
-        for (const item of this.items) {
-          if (item.event !== "play") continue;
-          const seat = seatOf(item.seat);
-          if (item.card === this.faceup) receiver = seat;
-          else if (!five[seat].includes(item.card)) rest[seat].push(item.card);
-        }
-      }
-    }
-    const known = new Set([...five.flat(), ...rest.flat(), this.faceup]);
-    const spare = [...allCards()].filter((c) => !known.has(c));
-    for (let seat = 0; seat < 4; seat += 1) {
-      const wanted = seat === receiver ? 2 : 3;
-      while (rest[seat].length < wanted && spare.length) rest[seat].push(spare.shift());
-    }
-    return { five, rest, receiver };
-  }
-
   // the auction
 
   bid(index, item) {
@@ -327,7 +226,7 @@ class HandRun {
       throw this.reject(index, `it is ${SEATS[state.auction.turn]}'s call, not ${item.seat}'s`);
     }
     const round = state.roundNumber;
-    this.apply(seat, action, index, `the engine refuses ${item.seat} ${callWords(item)}`);
+    this.apply(seat, action, index, `the engine refuses ${item.seat} ${callText(item)}`);
     if (this.state.roundNumber !== round) this.table.redealt = true; // all passed: dealt again
   }
 
@@ -378,14 +277,14 @@ class HandRun {
     }
     const call = RAISES[item.call];
     if (call === undefined || args.some((a) => a !== "closed" && a !== "open")) {
-      throw this.reject(index, `the engine has no raise ${callWords(item)}`);
+      throw this.reject(index, `the engine has no raise ${callText(item)}`);
     }
     const action = { type: "double", call };
     if (args.length) action.locked = args.includes("closed");
     if (state.doubling && state.doubling.turn !== seat) {
       throw this.reject(index, `the engine asks ${SEATS[state.doubling.turn]} first in its doubling window`);
     }
-    this.apply(seat, action, index, `the engine refuses ${item.seat} ${callWords(item)}`);
+    this.apply(seat, action, index, `the engine refuses ${item.seat} ${callText(item)}`);
   }
 
   /** Close an open doubling window as the table does when nobody raises: pass for each
@@ -442,14 +341,6 @@ class HandRun {
   }
 }
 
-function* allCards() {
-  for (const suit of "SHDC") for (const rank of "789TJQKA") yield rank + suit;
-}
-
-function callWords(item) {
-  return [item.call, ...(item.args ?? [])].join(" ");
-}
-
 /** The engine's bid action for a bid line, or null for a call it has no word for. The
  * notation's words are read as the majlis profile reads them (confirm_hokum is hokum,
  * confirm_sun is sun); the pending Hokum's bidder confirms with hokum or switches with sun. */
@@ -479,9 +370,8 @@ class Adapter {
     this.E = E;
   }
 
-  started() {
+  get started() {
     return {
-      protocol: PROTOCOL,
       engine: {
         name: "majlis-baloot lib/baloot",
         version: ENGINE_COMMIT,
@@ -493,8 +383,13 @@ class Adapter {
     };
   }
 
+  /** Accept the transcript, or throw Rejected at the first event the engine refuses. */
+  replay({ transcript }) {
+    this.replayHands(transcript.hands);
+  }
+
   /** Replay every hand; returns the table and the last hand's run. */
-  replay(hands) {
+  replayHands(hands) {
     let table = newTable(this.E);
     let run = null;
     for (const hand of hands) {
@@ -504,43 +399,15 @@ class Adapter {
       }
       if (table.state && table.state.phase === "match_end") table = newTable(this.E);
       run = new HandRun(this.E, table, hand.hand, items);
-      items.forEach((item, index) => {
-        if (item.event !== undefined) run.event(index, item);
-      });
+      for (const { index, item } of events(hand)) run.event(index, item);
       if (!run.started && run.dealer !== null && run.faceup !== null) run.startHand(items.length);
       table = run.table;
     }
     return { table, run };
   }
 
-  answer(request) {
-    const { cmd, seq } = request;
-    const hands = request.transcript?.hands ?? [];
-    try {
-      if (cmd === "replay") {
-        try {
-          this.replay(hands);
-        } catch (error) {
-          if (!(error instanceof Rejected)) throw error;
-          return { seq, accepted: false, hand: error.hand, event: error.index, reason: error.reason };
-        }
-        return { seq, accepted: true };
-      }
-      if (cmd === "legal") return { seq, ...this.legal(hands, request.seat) };
-      if (cmd === "claims") return { seq, claims: this.claims(hands) };
-    } catch (error) {
-      if (error instanceof Unsupported) return { seq, skip: error.message };
-      if (error instanceof Rejected) {
-        // The engine refuses an event before the point asked about: it can offer nothing.
-        return cmd === "claims" ? { seq, claims: [] } : { seq, calls: [], cards: [] };
-      }
-      throw error;
-    }
-    return { seq, error: `unknown command ${JSON.stringify(cmd)}` };
-  }
-
-  legal(hands, seatName) {
-    const { run } = this.replay(hands);
+  legal({ transcript, seat: seatName }) {
+    const { run } = this.replayHands(transcript.hands);
     const seat = seatOf(seatName);
     if (run === null || run.state === null) return { calls: [], cards: [] };
     const state = run.state;
@@ -562,12 +429,13 @@ class Adapter {
     }
     run.closeWindow(); // the cards as the first card finds them
     const cards = run.state.phase === "playing" ? E.legalCards(run.state, seat).map(codeOf) : [];
-    return { calls: [...new Set(calls)], cards };
+    return { calls, cards };
   }
 
-  claims(hands) {
+  claims({ transcript }) {
+    const hands = transcript.hands;
     if (!hands.length) return [];
-    const { run } = this.replay(hands);
+    const { run } = this.replayHands(hands);
     const state = run?.state;
     if (!state) return [];
     const plays = (hands.at(-1).items ?? []).filter((i) => i.event === "play").length;
@@ -619,43 +487,6 @@ class Adapter {
   }
 }
 
-// --- the loop --------------------------------------------------------------------------------
+// --- the loop (the kit's) --------------------------------------------------------------------
 
-async function main() {
-  const args = parseArgs(process.argv.slice(2));
-  let folder = null;
-  let bundle = args.bundle ? resolve(args.bundle) : null;
-  if (!bundle) {
-    folder = mkdtempSync(join(tmpdir(), "majlis-adapter-"));
-    bundle = bundleEngine(resolve(args.engineDir), folder);
-  }
-  const E = await import(pathToFileURL(bundle).href);
-  if (folder) rmSync(folder, { recursive: true, force: true });
-  const adapter = new Adapter(E);
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (!line.trim()) continue;
-    const request = JSON.parse(line);
-    if (request.cmd === "stop") break;
-    let answer;
-    if (request.cmd === "start") {
-      answer = adapter.started();
-    } else {
-      try {
-        answer = adapter.answer(request);
-      } catch (error) {
-        const text = error?.stack ?? String(error);
-        console.error(text);
-        answer = { seq: request.seq ?? 0, error: text.slice(-20000) };
-      }
-    }
-    out.write(`${JSON.stringify(answer)}\n`);
-  }
-  lines.close();
-  process.exit(0);
-}
-
-main().catch((error) => {
-  console.error(error?.stack ?? String(error));
-  process.exit(1);
-});
+serve(async () => new Adapter(await loadEngine()));
