@@ -17,7 +17,9 @@
 // `started` is the handshake's answer without `protocol`: every field given is passed through
 // as it is (`features`, a capability the kit adds later), so the loop needs no change when the
 // protocol grows. Without `capabilities`, they are the standard requests the adapter has a
-// handler for (replay, legal, claims, judge) and the names of its `commands`.
+// handler for (replay, legal, claims, judge); a command a capability opts into (`perft`) is
+// sent only when `capabilities` lists it, as a kit that does not know a capability refuses
+// the handshake that declares it.
 //
 // What the loop does for every handler: a thrown Unsupported is a {skip} answer; a thrown
 // Rejected is the `replay` refusal (and an empty answer from `legal` or `claims`); any other
@@ -94,8 +96,8 @@ function unique(values) {
   return [...new Set(values ?? [])];
 }
 
-/** The handshake's answer: the author's fields after `protocol`, capabilities derived from
- * the handlers when not given. */
+/** The handshake's answer: the author's fields after `protocol`, capabilities (when not
+ * given) the standard requests the adapter has a handler for. */
 export function startedAnswer(adapter, request) {
   const given = typeof adapter.started === "function" ? adapter.started(request) : adapter.started;
   if (given === null || typeof given !== "object") {
@@ -103,10 +105,7 @@ export function startedAnswer(adapter, request) {
   }
   const answer = { protocol: PROTOCOL, ...given };
   if (answer.capabilities === undefined) {
-    answer.capabilities = [
-      ...REQUESTS.filter((name) => typeof adapter[name] === "function"),
-      ...Object.keys(adapter.commands ?? {}),
-    ];
+    answer.capabilities = REQUESTS.filter((name) => typeof adapter[name] === "function");
   }
   for (const capability of answer.capabilities) {
     if (NOT_REQUESTS.has(capability) || handlerFor(adapter, capability)) continue;

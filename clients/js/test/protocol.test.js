@@ -87,7 +87,7 @@ test("a scripted session: each request answered once, in order, with its seq", a
     rulesets: ["saudi", "kuwait"],
     features: ["doubling", "sawa"],
     futureField: { any: "thing" },
-    capabilities: ["replay", "legal", "claims", "judge", "perft"],
+    capabilities: ["replay", "legal", "claims", "judge"],
   });
   assert.deepEqual(answers.slice(1, 10), [
     { seq: 1, accepted: true },
