@@ -31,6 +31,9 @@ export declare function suitOf(code: Card): Suit;
 export declare function card(rank: string | number, suit: string): Card;
 /** The 32 codes, suit by suit (S H D C), each from 7 to A. */
 export declare function allCards(): Card[];
+/** A random function whose draws make a Fisher-Yates shuffle (from the last card down) of
+ * `pack` give the order `target`. */
+export declare function stackedRandom(pack: readonly string[], target: readonly string[]): () => number;
 
 // --- the JSON form of BTN (spec/schema/btn.schema.json) ----------------------------------------
 
@@ -114,7 +117,7 @@ export declare function contractClaim(hand: BtnHand): ContractClaim | null;
 export declare function lastHand(transcript: BtnTranscript): BtnHand | null;
 export declare function startTotals(hand: BtnHand): { NS: number; EW: number } | null;
 export declare function callText(item: CallEvent): string;
-export declare function dealtCards(hand: BtnHand): DealtCards;
+export declare function dealtCards(hand: BtnHand, options?: { guessReceiver?: boolean }): DealtCards;
 
 // --- errors a handler throws -----------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 // (serve), the transcript's JSON form read (events, dealtCards, ...) and BTN written
 // (TranscriptBuilder, formatTranscript). Types: index.d.ts. No runtime dependency.
 export {
-  SEATS, TEAMS, RANKS, SUITS, isSeat, isCard, seatIndex, nextSeat, partnerOf, teamOf, rankOf, suitOf, card, allCards,
+  SEATS, TEAMS, RANKS, SUITS, isSeat, isCard, seatIndex, nextSeat, partnerOf, teamOf, rankOf, suitOf, card, allCards, stackedRandom,
 } from "./src/cards.js";
 export { Rejected, Unsupported } from "./src/errors.js";
 export {

@@ -77,3 +77,21 @@ export function card(rank, suit) {
 export function allCards() {
   return SUITS.flatMap((suit) => RANKS.map((rank) => rank + suit));
 }
+
+/** A random function (a stand-in for Math.random) whose draws make the common Fisher-Yates
+ * shuffle, from the last card down (j = floor(random() * (i + 1)), then swap i and j), put
+ * the cards of `pack` (codes, in the engine's own order) in the order `target` (codes, the
+ * same cards): how an adapter deals a transcript's hand through an engine that shuffles its
+ * own pack, without setting any hand behind its back. Draws after the shuffle's are 0.5. */
+export function stackedRandom(pack, target) {
+  const cards = [...pack];
+  const draws = [];
+  for (let i = cards.length - 1; i > 0; i -= 1) {
+    const j = cards.indexOf(target[i]);
+    if (j < 0 || j > i) throw new Error(`cannot stack ${target[i]}: not in the pack, or placed twice`);
+    [cards[i], cards[j]] = [cards[j], cards[i]];
+    draws.push((j + 0.5) / (i + 1));
+  }
+  let k = 0;
+  return () => (k < draws.length ? draws[k++] : 0.5);
+}

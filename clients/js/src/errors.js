@@ -4,8 +4,9 @@
 /** The engine refuses an event of the transcript: thrown from a `replay` handler, the loop
  * answers {accepted: false, hand, event, reason}. `hand` is the hand's number, `event` the
  * 0-based index of the refused event in that hand's `items` (the index `events()` gives).
- * Thrown from `legal` the loop answers no call and no card, from `claims` no claim: the
- * engine refused something before the point asked about, so it offers nothing there. */
+ * Thrown from `legal` the loop answers no call and no card, from `claims` no claim, from
+ * `judge` a skip: the engine refused something before the point asked about, so it offers
+ * nothing there. */
 export class Rejected extends Error {
   constructor(hand, event, reason) {
     super(reason);

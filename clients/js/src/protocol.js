@@ -22,7 +22,8 @@
 // the handshake that declares it.
 //
 // What the loop does for every handler: a thrown Unsupported is a {skip} answer; a thrown
-// Rejected is the `replay` refusal (and an empty answer from `legal` or `claims`); any other
+// Rejected is the `replay` refusal (an empty answer from `legal` or `claims`, a skip from
+// `judge`: the engine refused something before the point asked about); any other
 // thrown error is an {error} answer with its stack, also written to standard error; an
 // answer {skip: reason} or {error: text} is passed as it is. Lines may come split across
 // chunks, and be of any length; blank lines are ignored; `stop` and the end of standard input
@@ -172,6 +173,9 @@ export async function answerRequest(adapter, request) {
       }
       if (cmd === "legal") return { seq, calls: [], cards: [] };
       if (cmd === "claims") return { seq, claims: [] };
+      if (cmd === "judge") {
+        return { seq, skip: tail(`the engine refuses the hand before the call: ${error.reason}`, TEXT_LIMIT) };
+      }
     }
     const text = error?.stack ?? String(error);
     console.error(text);

@@ -78,9 +78,11 @@ export function callText(item) {
  * lines (the receiver holds the face-up card; its other cards are its five and its rest), or,
  * for a hand cut before its `rest` lines, from the cards each seat plays; cards nobody is
  * shown holding are then spread over the seats that lack some, in the order of `allCards()`,
- * so that every seat gets its eight. Throws Unsupported when the hand lacks its four `deal`
- * (or `hold`) lines. */
-export function dealtCards(hand) {
+ * so that every seat gets its eight. With `guessReceiver`, for an engine that must deal the
+ * face-up card before the transcript says who takes it, an unknown receiver is the first seat
+ * shown holding fewer than three `rest` cards (N when none is), and it gets two. Throws
+ * Unsupported when the hand lacks its four `deal` (or `hold`) lines. */
+export function dealtCards(hand, { guessReceiver = false } = {}) {
   let dealer = null;
   let faceup = null;
   const deals = [null, null, null, null];
@@ -121,6 +123,7 @@ export function dealtCards(hand) {
       }
     }
   }
+  if (receiver === null && guessReceiver) receiver = [0, 1, 2, 3].find((seat) => rest[seat].length < 3) ?? 0;
   const known = new Set([...five.flat(), ...rest.flat(), faceup]);
   const spare = allCards().filter((c) => !known.has(c));
   for (let seat = 0; seat < 4; seat += 1) {

@@ -50,6 +50,7 @@ function fakeEngine(log) {
     },
     judge({ event }) {
       if (event.event === "foul") throw new TypeError("no fouls here");
+      if (event.seat === "N") throw new Rejected(1, 2, "N is not dealt AS");
       return "right";
     },
     commands: { perft: ({ depth }) => ({ count: 4 ** depth }) },
@@ -77,8 +78,9 @@ test("a scripted session: each request answered once, in order, with its seq", a
       { cmd: "judge", seq: 10, transcript, event: { event: "foul", seat: "W", target: "t1.p2" } },
       { cmd: "perft", seq: 11, depth: 3 },
       { cmd: "teleport", seq: 12 },
+      { cmd: "judge", seq: 13, transcript, event: { event: "sawa", seat: "N" } },
       { cmd: "stop" },
-      { cmd: "replay", seq: 13, transcript },
+      { cmd: "replay", seq: 14, transcript },
     ),
   );
   assert.deepEqual(answers[0], {
@@ -104,7 +106,8 @@ test("a scripted session: each request answered once, in order, with its seq", a
   assert.match(answers[10].error, /^TypeError: no fouls here\n\s+at .*judge/);
   assert.deepEqual(answers[11], { seq: 11, count: 64 });
   assert.deepEqual(answers[12], { seq: 12, error: 'this adapter has no handler for "teleport" requests' });
-  assert.equal(answers.length, 13, "nothing is answered after stop");
+  assert.deepEqual(answers[13], { seq: 13, skip: "the engine refuses the hand before the call: N is not dealt AS" });
+  assert.equal(answers.length, 14, "nothing is answered after stop");
   assert.deepEqual(log, ["replay", "replay", "stop"]);
 });
 

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import {
   SEATS, Unsupported, allCards, callText, card, claims, contractClaim, dealtCards, events, lastHand, nextSeat,
-  partnerOf, seatIndex, startTotals, teamOf,
+  partnerOf, seatIndex, stackedRandom, startTotals, teamOf,
 } from "../index.js";
 
 const json = (name) => JSON.parse(readFileSync(new URL(`./data/${name}.json`, import.meta.url), "utf8"));
@@ -80,4 +80,33 @@ test("who holds what, from hold lines and, before the rest lines, from the play"
   assert.deepEqual(cut.rest.map((r) => r.length), [2, 3, 3, 3]);
   assert.equal(new Set([...cut.five.flat(), ...cut.rest.flat(), cut.faceup]).size, 32);
   assert.throws(() => dealtCards({ hand: 1, items: [{ event: "deal", seat: "N", cards: [] }] }), Unsupported);
+});
+
+test("a hand cut in its auction: no receiver, or the guessed one, who gets two cards", () => {
+  const hand = structuredClone(json("worked-hand").hands[0]);
+  hand.items = hand.items.filter((i) => i.event !== "rest" && i.event !== "play" && i.claim === undefined);
+  const unknown = dealtCards(hand);
+  assert.equal(unknown.receiver, null);
+  const guessed = dealtCards(hand, { guessReceiver: true });
+  assert.equal(guessed.receiver, 0);
+  assert.deepEqual(guessed.rest.map((r) => r.length), [2, 3, 3, 3]);
+  assert.equal(new Set([...guessed.five.flat(), ...guessed.rest.flat(), guessed.faceup]).size, 32);
+});
+
+test("stackedRandom makes a Fisher-Yates shuffle of the pack give the order asked for", () => {
+  const shuffle = (cards, random) => {
+    const out = [...cards];
+    for (let i = out.length - 1; i > 0; i -= 1) {
+      const j = Math.floor(random() * (i + 1));
+      [out[i], out[j]] = [out[j], out[i]];
+    }
+    return out;
+  };
+  const pack = allCards();
+  const target = [...pack.slice(16), ...pack.slice(0, 16).reverse()];
+  assert.deepEqual(shuffle(pack, stackedRandom(pack, target)), target);
+  const random = stackedRandom(pack, pack);
+  for (let i = 0; i < 31; i += 1) random();
+  assert.equal(random(), 0.5, "draws after the shuffle's are 0.5");
+  assert.throws(() => stackedRandom(pack, [...pack.slice(1), "XX"]), /cannot stack XX/);
 });
