@@ -48,18 +48,21 @@
 //   outside the legal set as a latent foul, so replay accepts it too; '--safe-mode on' makes
 //   the engine refuse it.
 //
+// The protocol loop, the reading of the transcript (events, who holds what, the stacked
+// shuffle that deals it) and the errors that answer a refusal or a skip are the kit's
+// (clients/js, baloot-adapter-kit): what is here is the glue between the notation and the engine.
+//
 // 'judge' is answered by the engine: a Sawa by claimSawa's own verdict (sawaGuaranteed), a
 // foul call by claimQaid's (its result's qatClaim.failed), each on the replayed match.
 // Not supported: hands that log no auction (the engine cannot start a hand from a contract),
 // Kawesh (the engine has none).
-import { createInterface } from "node:readline";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { Rejected, SEATS, Unsupported, callText, dealtCards, events, guardStdout, serve, stackedRandom } from "../../clients/js/index.js";
 
-const PROTOCOL = 1;
 const ENGINE_COMMIT = "f4cf4ac1865058fa8194";
-const SEATS = ["N", "W", "S", "E"];
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const SUIT_LETTERS = Object.fromEntries(Object.entries(SUITS).map(([l, s]) => [s, l]));
 const RANKS = { 7: "7", 8: "8", 9: "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" };
@@ -68,88 +71,13 @@ const LEVEL_WORDS = { 2: "double", 3: "triple", 4: "four" };
 const PROJECT_TYPES = { sira: "sira", fifty: "fifty", hundred: "hundred", four_hundred: "fourAces", fourhundred: "fourAces" };
 
 // Whatever the engine prints goes to standard error: standard output is answers.
-const out = process.stdout;
-console.log = console.error;
-console.info = console.error;
-console.warn = console.error;
+guardStdout();
 process.removeAllListeners("warning"); // Node's note on the engine's untyped package.json
 
 const cardOf = (code) => ({ rank: RANKS[code[0]], suit: SUITS[code[1]] });
 const codeOf = (card) => RANK_LETTERS[card.rank] + SUIT_LETTERS[card.suit];
 const seatOf = (name) => SEATS.indexOf(name);
 const next = (seat, steps = 1) => (seat + steps) % 4;
-
-class Rejected extends Error {
-  constructor(hand, index, reason) {
-    super(reason);
-    this.hand = hand;
-    this.index = index;
-    this.reason = reason;
-  }
-}
-
-class Unsupported extends Error {}
-
-function* allCards() {
-  for (const suit of "SHDC") for (const rank of "789TJQKA") yield rank + suit;
-}
-
-/** A random function whose draws make the engine's Fisher-Yates shuffle (from the last card
- * down, j = floor(r * (i + 1))) of `pack` give `target` (card codes, 32). */
-function stackedRng(pack, target) {
-  const arr = pack.map(codeOf);
-  const draws = [];
-  for (let i = arr.length - 1; i > 0; i -= 1) {
-    const j = arr.indexOf(target[i]);
-    if (j < 0 || j > i) throw new Error(`cannot stack ${target[i]}`);
-    [arr[i], arr[j]] = [arr[j], arr[i]];
-    draws.push((j + 0.5) / (i + 1));
-  }
-  let k = 0;
-  return () => (k < draws.length ? draws[k++] : 0.5);
-}
-
-/** The transcript's first five cards, rest cards and the seat that takes the face-up card,
- * from deal and rest lines, hold lines or the play (cards nobody is shown holding are spread
- * over the seats that lack some). */
-function handCards(run) {
-  const rest = [[], [], [], []];
-  let receiver = null;
-  let five;
-  if (run.holds.some((h) => h !== null)) {
-    if (run.holds.some((h) => h === null)) throw new Unsupported("four 'hold' lines are needed");
-    five = run.holds.map((hold, seat) => {
-      if (hold.includes(run.faceup)) receiver = seat;
-      const cards = hold.filter((c) => c !== run.faceup);
-      rest[seat] = cards.slice(5);
-      return cards.slice(0, 5);
-    });
-  } else {
-    if (run.five.some((f) => f === null)) throw new Unsupported("four 'deal' lines are needed");
-    five = run.five.map((f) => [...f]);
-    const lines = run.items.filter((i) => i.event === "rest");
-    for (const item of lines) rest[seatOf(item.seat)] = [...item.cards];
-    if (lines.length) {
-      const two = rest.findIndex((r) => r.length === 2);
-      receiver = two >= 0 ? two : null;
-    } else {
-      for (const item of run.items) {
-        if (item.event !== "play") continue;
-        const seat = seatOf(item.seat);
-        if (item.card === run.faceup) receiver = seat;
-        else if (!five[seat].includes(item.card)) rest[seat].push(item.card);
-      }
-    }
-  }
-  if (receiver === null) receiver = [0, 1, 2, 3].find((s) => rest[s].length < 3) ?? 0; // not known yet
-  const known = new Set([...five.flat(), ...rest.flat(), run.faceup]);
-  const spare = [...allCards()].filter((c) => !known.has(c));
-  for (let seat = 0; seat < 4; seat += 1) {
-    const wanted = seat === receiver ? 2 : 3;
-    while (rest[seat].length < wanted && spare.length) rest[seat].push(spare.shift());
-  }
-  return { five, rest, receiver };
-}
 
 // --- one transcript, replayed ----------------------------------------------------------------
 
@@ -179,8 +107,6 @@ class HandRun {
     this.number = number;
     this.items = items;
     this.dealer = null;
-    this.five = [null, null, null, null];
-    this.holds = [null, null, null, null];
     this.faceup = null;
     this.started = false;
     this.declared = [null, null, null, null]; // types said by each seat, given at its first card
@@ -223,8 +149,7 @@ class HandRun {
       this.dealer = seat;
       return;
     }
-    if (kind === "deal") return void (this.five[seatOf(item.seat)] = [...item.cards]);
-    if (kind === "hold") return void (this.holds[seatOf(item.seat)] = [...item.cards]);
+    if (kind === "deal" || kind === "hold") return; // read by dealtCards at the deal
     if (kind === "faceup") return void (this.faceup = item.card);
     if (!this.started) this.startHand(index);
     if (kind === "bid") this.bid(index, item);
@@ -244,7 +169,7 @@ class HandRun {
     if (this.dealer === null || this.faceup === null) {
       throw this.reject(index, "the hand needs its 'dealer' and 'faceup' lines before the auction");
     }
-    const { five, rest, receiver } = handCards(this);
+    const { five, rest, receiver } = dealtCards({ hand: this.number, items: this.items }, { guessReceiver: true });
     const target = [];
     for (let round = 0; round < 5; round += 1) {
       for (let p = 0; p < 4; p += 1) target.push(five[next(this.dealer, p)][round]);
@@ -252,7 +177,7 @@ class HandRun {
     target.push(this.faceup);
     target.push(...rest[receiver].slice(0, 2));
     for (let seat = 0; seat < 4; seat += 1) if (seat !== receiver) target.push(...rest[seat].slice(0, 3));
-    const rng = stackedRng(this.E.makeDeck(), target);
+    const rng = stackedRandom(this.E.makeDeck().map(codeOf), target);
     const table = this.table;
     const E = this.E;
     if (table.match === null || table.match.matchOver) {
@@ -281,7 +206,7 @@ class HandRun {
     const action = bidAction(st, item);
     if (typeof action === "string") throw this.reject(index, action);
     const seat = seatOf(item.seat);
-    const events = this.call(index, `the engine refuses ${item.seat} ${callWords(item)}`, () =>
+    const events = this.call(index, `the engine refuses ${item.seat} ${callText(item)}`, () =>
       this.E.applyBid(this.match, seat, action, () => 0.5),
     );
     if (events.some((e) => e.type === "redeal")) this.redealt = true;
@@ -328,7 +253,7 @@ class HandRun {
     else {
       throw this.reject(index, `the engine offers ${LEVEL_WORDS[st.doubling.nextLevel] ?? "no raise"} here, not ${item.call}`);
     }
-    this.call(index, `the engine refuses ${item.seat} ${callWords(item)}`, () =>
+    this.call(index, `the engine refuses ${item.seat} ${callText(item)}`, () =>
       this.E.applyDouble(this.match, seatOf(item.seat), action),
     );
   }
@@ -401,15 +326,11 @@ class HandRun {
   }
 }
 
-function callWords(item) {
-  return [item.call, ...(item.args ?? [])].join(" ");
-}
-
 /** The engine's bid action for a bid line, or why it has none. */
 function bidAction(st, item) {
   const args = item.args ?? [];
   if (item.call === "hokum") {
-    if (args.length > 1 || (args.length && !SUITS[args[0]])) return `the engine has no call ${callWords(item)}`;
+    if (args.length > 1 || (args.length && !SUITS[args[0]])) return `the engine has no call ${callText(item)}`;
     if (st.bidding.round === 1) {
       if (args.length && SUITS[args[0]] !== st.topCard.suit) {
         return "the engine's first-round Hokum is in the face-up card's suit";
@@ -420,7 +341,7 @@ function bidAction(st, item) {
     // {type: "hokum"} with no suit, a Hokum with no trump, is no call the notation writes).
     return { type: "hokum", suit: args.length ? SUITS[args[0]] : st.topCard.suit };
   }
-  if (args.length || !["pass", "sun", "ashkal"].includes(item.call)) return `the engine has no call ${callWords(item)}`;
+  if (args.length || !["pass", "sun", "ashkal"].includes(item.call)) return `the engine has no call ${callText(item)}`;
   return { type: item.call };
 }
 
@@ -432,9 +353,8 @@ class Adapter {
     this.options = options;
   }
 
-  started() {
+  get started() {
     return {
-      protocol: PROTOCOL,
       engine: {
         name: "mohamed352/bloot assets/web_game/js/engine",
         version: ENGINE_COMMIT,
@@ -446,8 +366,13 @@ class Adapter {
     };
   }
 
+  /** Accept the transcript, or throw Rejected at the first event the engine refuses. */
+  replay({ transcript }) {
+    this.replayHands(transcript.hands);
+  }
+
   /** Replay every hand; returns the last hand's run. */
-  replay(hands, extra = null) {
+  replayHands(hands, extra = null) {
     let table = new Table(this.E, this.options);
     let run = null;
     for (const [h, hand] of hands.entries()) {
@@ -457,41 +382,11 @@ class Adapter {
         throw new Unsupported(`hand ${hand.hand} logs no auction: the engine cannot start a hand from a contract`);
       }
       run = new HandRun(table, hand.hand, items);
-      items.forEach((item, index) => {
-        if (item.event !== undefined) run.event(index, item);
-      });
+      for (const { index, item } of events({ items })) run.event(index, item);
       if (!run.started && run.dealer !== null && run.faceup !== null) run.startHand(items.length);
       table = run.table;
     }
     return run;
-  }
-
-  answer(request) {
-    const { cmd, seq } = request;
-    const hands = request.transcript?.hands ?? [];
-    try {
-      if (cmd === "replay") {
-        try {
-          this.replay(hands);
-        } catch (error) {
-          if (!(error instanceof Rejected)) throw error;
-          return { seq, accepted: false, hand: error.hand, event: error.index, reason: error.reason };
-        }
-        return { seq, accepted: true };
-      }
-      if (cmd === "legal") return { seq, ...this.legal(hands, request.seat) };
-      if (cmd === "claims") return { seq, claims: this.claims(hands) };
-      if (cmd === "judge") return { seq, ...this.judge(hands, request.event) };
-    } catch (error) {
-      if (error instanceof Unsupported) return { seq, skip: error.message };
-      if (error instanceof Rejected) {
-        if (cmd === "judge") return { seq, skip: `the engine refuses the hand before the call: ${error.reason}` };
-        // The engine refuses an event before the point asked about: it can offer nothing.
-        return cmd === "claims" ? { seq, claims: [] } : { seq, calls: [], cards: [] };
-      }
-      throw error;
-    }
-    return { seq, error: `unknown command ${JSON.stringify(cmd)}` };
   }
 
   /** The calls the engine accepts from `seat` now, tried one by one on a copy of the match. */
@@ -509,8 +404,8 @@ class Adapter {
     return accepted;
   }
 
-  legal(hands, seatName) {
-    const run = this.replay(hands);
+  legal({ transcript, seat: seatName }) {
+    const run = this.replayHands(transcript.hands);
     const seat = seatOf(seatName);
     if (run === null || !run.started) return { calls: [], cards: [] };
     const E = this.E;
@@ -538,9 +433,9 @@ class Adapter {
     return { calls, cards };
   }
 
-  judge(hands, event) {
+  judge({ transcript, event }) {
     if (event?.event !== "sawa" && event?.event !== "foul") return { error: "only a Sawa or a foul call is judged" };
-    const run = this.replay(hands, event);
+    const run = this.replayHands(transcript.hands, event);
     const talk = run.talk ?? [];
     if (event.event === "sawa") {
       const claimed = talk.find((e) => e.type === "sawaClaimed");
@@ -554,9 +449,10 @@ class Adapter {
     };
   }
 
-  claims(hands) {
+  claims({ transcript }) {
+    const hands = transcript.hands;
     if (!hands.length) return [];
-    const run = this.replay(hands);
+    const run = this.replayHands(hands);
     if (run === null || !run.started) return [];
     const match = run.match;
     const st = run.st;
@@ -598,68 +494,47 @@ class Adapter {
   }
 }
 
-// --- the loop --------------------------------------------------------------------------------
+// --- the loop (the kit's) --------------------------------------------------------------------
 
-function parseArgs(argv) {
-  const args = { engineDir: process.env.BLOOT352_ENGINE_DIR, rulesets: ["bloot352"], safeMode: false };
-  for (let i = 0; i < argv.length; i += 1) {
-    if (argv[i] === "--engine-dir") args.engineDir = argv[++i];
-    else if (argv[i] === "--rulesets") args.rulesets = (argv[++i] ?? "").split(",").filter(Boolean);
-    else if (argv[i] === "--safe-mode") {
-      const value = argv[++i];
-      if (value !== "on" && value !== "off") {
-        console.error(`--safe-mode takes on or off, not ${value}`);
-        process.exit(2);
-      }
-      args.safeMode = value === "on";
-    } else if (argv[i] === "--help" || argv[i] === "-h") {
-      console.error("usage: node bloot352_adapter.mjs --engine-dir CHECKOUT [--rulesets ID,...] [--safe-mode on|off]");
-      process.exit(0);
-    } else {
-      console.error(`unknown argument ${argv[i]}`);
-      process.exit(2);
-    }
+const USAGE = "usage: node bloot352_adapter.mjs --engine-dir CHECKOUT [--rulesets ID,...] [--safe-mode on|off]";
+
+function options() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        "engine-dir": { type: "string" },
+        rulesets: { type: "string", default: "bloot352" },
+        "safe-mode": { type: "string", default: "off" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    console.error(`bloot352_adapter: ${error.message}\n${USAGE}`);
+    process.exit(2);
   }
-  if (!args.engineDir) {
+  if (values.help) {
+    console.error(USAGE);
+    process.exit(0);
+  }
+  if (values["safe-mode"] !== "on" && values["safe-mode"] !== "off") {
+    console.error(`--safe-mode takes on or off, not ${values["safe-mode"]}`);
+    process.exit(2);
+  }
+  const engineDir = values["engine-dir"] ?? process.env.BLOOT352_ENGINE_DIR;
+  if (!engineDir) {
     console.error("bloot352_adapter: --engine-dir (or BLOOT352_ENGINE_DIR) is required: a checkout of mohamed352/bloot");
     process.exit(2);
   }
-  return args;
+  return { engineDir, rulesets: values.rulesets.split(",").filter(Boolean), safeMode: values["safe-mode"] === "on" };
 }
 
-async function main() {
-  const args = parseArgs(process.argv.slice(2));
+serve(async () => {
+  const args = options();
   const index = join(resolve(args.engineDir), "assets", "web_game", "js", "engine", "index.js");
   if (!existsSync(index)) {
     console.error(`bloot352_adapter: ${args.engineDir}: not a checkout of mohamed352/bloot (no assets/web_game/js/engine/index.js)`);
     process.exit(2);
   }
-  const E = await import(pathToFileURL(index).href);
-  const adapter = new Adapter(E, args);
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (!line.trim()) continue;
-    const request = JSON.parse(line);
-    if (request.cmd === "stop") break;
-    let answer;
-    if (request.cmd === "start") {
-      answer = adapter.started();
-    } else {
-      try {
-        answer = adapter.answer(request);
-      } catch (error) {
-        const text = error?.stack ?? String(error);
-        console.error(text);
-        answer = { seq: request.seq ?? 0, error: text.slice(-20000) };
-      }
-    }
-    out.write(`${JSON.stringify(answer)}\n`);
-  }
-  lines.close();
-  process.exit(0);
-}
-
-main().catch((error) => {
-  console.error(error?.stack ?? String(error));
-  process.exit(1);
+  return new Adapter(await import(pathToFileURL(index).href), args);
 });

@@ -55,19 +55,22 @@
 //   بلوت, the claimer's side nothing;
 // - the engine refuses every illegal card and has no foul call: a foul line is refused.
 //
+// The protocol loop, the reading of the transcript (events, who holds what, the stacked
+// shuffle that deals it), the errors that answer a refusal or a skip and the bundling of the
+// TypeScript engine are the kit's (clients/js, baloot-adapter-kit): what is here is the glue
+// between the notation and the engine.
+//
 // 'judge' answers a Sawa with sawaHolds (any seat, on its lead); a foul call is skipped.
 // Not supported: hands that log no auction (a Round cannot start from a contract), Kawesh.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import {
+  Rejected, SEATS, Unsupported, callText, dealtCards, events, importTypeScript, serve, stackedRandom,
+} from "../../clients/js/index.js";
 
-const PROTOCOL = 1;
 const ENGINE_COMMIT = "a75647faa8fd06f56ea0";
-const SEATS = ["N", "W", "S", "E"];
 const RANKS = { 7: "7", 8: "8", 9: "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" };
 const RANK_LETTERS = Object.fromEntries(Object.entries(RANKS).map(([l, r]) => [r, l]));
 const RAISES = { pass: "pass", double: "double", triple: "triple", four: "four", gahwa: "qahwa" };
@@ -75,31 +78,10 @@ const RAISE_WORDS = Object.fromEntries(Object.entries(RAISES).map(([w, c]) => [c
 const MATCH_TARGET = 152; // GameController.MATCH_TARGET
 const SUN_DOUBLE_LIMIT = 100; // GameController.SUN_DOUBLE_LIMIT
 
-// Whatever the engine or esbuild prints goes to standard error: standard output is answers.
-const out = process.stdout;
-console.log = console.error;
-console.info = console.error;
-console.warn = console.error;
-
 const cardOf = (code) => ({ suit: code[1], rank: RANKS[code[0]] });
 const codeOf = (card) => RANK_LETTERS[card.rank] + card.suit;
 const seatOf = (name) => SEATS.indexOf(name);
 const next = (seat, steps = 1) => (seat + steps) % 4;
-
-class Rejected extends Error {
-  constructor(hand, index, reason) {
-    super(reason);
-    this.hand = hand;
-    this.index = index;
-    this.reason = reason;
-  }
-}
-
-class Unsupported extends Error {}
-
-function* allCards() {
-  for (const suit of "SHDC") for (const rank of "789TJQKA") yield rank + suit;
-}
 
 // --- loading the engine ----------------------------------------------------------------------
 
@@ -112,104 +94,54 @@ const ENTRY = [
   ["projects", ["BALOOT_VALUE"]],
 ];
 
-/** Bundle the engine's modules the adapter calls into one ES module. */
-function bundleEngine(engineDir, folder) {
-  const src = join(engineDir, "src", "engine");
+const USAGE = "usage: node bloot7_adapter.mjs (--engine-dir CHECKOUT | --bundle FILE) [--rulesets ID,...] [--sawa-seats N|any]";
+
+/** The options, and the engine's module: the bundle given, or the engine's modules the
+ * adapter calls (ENTRY) bundled now. */
+async function load() {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        "engine-dir": { type: "string" },
+        bundle: { type: "string" },
+        rulesets: { type: "string", default: "bloot7" },
+        "sawa-seats": { type: "string", default: "N" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    console.error(`bloot7_adapter: ${error.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    console.error(USAGE);
+    process.exit(0);
+  }
+  if (values["sawa-seats"] !== "N" && values["sawa-seats"] !== "any") {
+    console.error(`--sawa-seats takes N or any, not ${values["sawa-seats"]}`);
+    process.exit(2);
+  }
+  const options = { rulesets: values.rulesets.split(",").filter(Boolean), sawaAnySeat: values["sawa-seats"] === "any" };
+  const bundle = values.bundle ?? process.env.BLOOT7_BUNDLE;
+  if (bundle) return { options, E: await import(pathToFileURL(resolve(bundle)).href) };
+  const engineDir = values["engine-dir"] ?? process.env.BLOOT7_ENGINE_DIR;
+  if (!engineDir) {
+    console.error("bloot7_adapter: --engine-dir (or BLOOT7_ENGINE_DIR) or --bundle is required: a checkout of 7oossam/bloot");
+    process.exit(2);
+  }
+  const src = join(resolve(engineDir), "src", "engine");
   if (!existsSync(join(src, "round.ts"))) {
-    throw new Error(`${engineDir}: not a checkout of 7oossam/bloot (no src/engine/round.ts)`);
+    console.error(`bloot7_adapter: ${engineDir}: not a checkout of 7oossam/bloot (no src/engine/round.ts)`);
+    process.exit(2);
   }
-  let esbuild;
-  for (const base of [join(engineDir, "package.json"), join(process.cwd(), "package.json")]) {
-    try {
-      esbuild = createRequire(base)("esbuild");
-      break;
-    } catch {
-      // try the next place
-    }
-  }
-  const outfile = join(folder, "bloot7.mjs");
   const entry = ENTRY.map(([file, names]) => `export { ${names.join(", ")} } from ${JSON.stringify(join(src, `${file}.ts`))};\n`).join("");
-  const options = {
-    stdin: { contents: entry, loader: "ts", resolveDir: src, sourcefile: "entry.ts" },
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    outfile,
-    logLevel: "error",
-  };
-  if (esbuild) {
-    esbuild.buildSync(options);
-    return outfile;
+  try {
+    return { options, E: await importTypeScript(entry, { resolveDir: src, searchFrom: [resolve(engineDir), process.cwd()] }) };
+  } catch (error) {
+    console.error(`bloot7_adapter: ${error.message}`);
+    process.exit(2);
   }
-  const run = spawnSync(
-    "esbuild",
-    ["--bundle", "--format=esm", "--platform=node", "--loader=ts", "--sourcefile=entry.ts", `--outfile=${outfile}`, "--log-level=error"],
-    { input: entry, cwd: src, stdio: ["pipe", "ignore", "inherit"] },
-  );
-  if (run.status !== 0) {
-    throw new Error(
-      "esbuild is needed to load the TypeScript engine: install it in the checkout " +
-        "(npm install --no-save esbuild) or on the PATH, or pass --bundle",
-    );
-  }
-  return outfile;
-}
-
-/** A random function whose draws make the engine's Fisher-Yates shuffle (from the last card
- * down, j = floor(r * (i + 1))) of `pack` give `target` (card codes, 32). */
-function stackedRng(pack, target) {
-  const arr = pack.map(codeOf);
-  const draws = [];
-  for (let i = arr.length - 1; i > 0; i -= 1) {
-    const j = arr.indexOf(target[i]);
-    if (j < 0 || j > i) throw new Error(`cannot stack ${target[i]}`);
-    [arr[i], arr[j]] = [arr[j], arr[i]];
-    draws.push((j + 0.5) / (i + 1));
-  }
-  let k = 0;
-  return () => (k < draws.length ? draws[k++] : 0.5);
-}
-
-/** The transcript's first five cards, rest cards and the seat that takes the face-up card,
- * from deal and rest lines, hold lines or the play (cards nobody is shown holding are spread
- * over the seats that lack some). */
-function handCards(run) {
-  const rest = [[], [], [], []];
-  let receiver = null;
-  let five;
-  if (run.holds.some((h) => h !== null)) {
-    if (run.holds.some((h) => h === null)) throw new Unsupported("four 'hold' lines are needed");
-    five = run.holds.map((hold, seat) => {
-      if (hold.includes(run.faceup)) receiver = seat;
-      const cards = hold.filter((c) => c !== run.faceup);
-      rest[seat] = cards.slice(5);
-      return cards.slice(0, 5);
-    });
-  } else {
-    if (run.five.some((f) => f === null)) throw new Unsupported("four 'deal' lines are needed");
-    five = run.five.map((f) => [...f]);
-    const lines = run.items.filter((i) => i.event === "rest");
-    for (const item of lines) rest[seatOf(item.seat)] = [...item.cards];
-    if (lines.length) {
-      const two = rest.findIndex((r) => r.length === 2);
-      receiver = two >= 0 ? two : null;
-    } else {
-      for (const item of run.items) {
-        if (item.event !== "play") continue;
-        const seat = seatOf(item.seat);
-        if (item.card === run.faceup) receiver = seat;
-        else if (!five[seat].includes(item.card)) rest[seat].push(item.card);
-      }
-    }
-  }
-  if (receiver === null) receiver = [0, 1, 2, 3].find((s) => rest[s].length < 3) ?? 0; // not known yet
-  const known = new Set([...five.flat(), ...rest.flat(), run.faceup]);
-  const spare = [...allCards()].filter((c) => !known.has(c));
-  for (let seat = 0; seat < 4; seat += 1) {
-    const wanted = seat === receiver ? 2 : 3;
-    while (rest[seat].length < wanted && spare.length) rest[seat].push(spare.shift());
-  }
-  return { five, rest, receiver };
 }
 
 // --- one transcript, replayed ----------------------------------------------------------------
@@ -244,8 +176,6 @@ class HandRun {
     this.items = items;
     this.options = options;
     this.dealer = null;
-    this.five = [null, null, null, null];
-    this.holds = [null, null, null, null];
     this.faceup = null;
     this.round = null;
     this.plays = 0;
@@ -281,8 +211,7 @@ class HandRun {
       this.dealer = seat;
       return;
     }
-    if (kind === "deal") return void (this.five[seatOf(item.seat)] = [...item.cards]);
-    if (kind === "hold") return void (this.holds[seatOf(item.seat)] = [...item.cards]);
+    if (kind === "deal" || kind === "hold") return; // read by dealtCards at the deal
     if (kind === "faceup") return void (this.faceup = item.card);
     if (this.round === null) this.startHand(index);
     if (kind === "bid") this.bid(index, item);
@@ -302,12 +231,12 @@ class HandRun {
     if (this.dealer === null || this.faceup === null) {
       throw this.reject(index, "the hand needs its 'dealer' and 'faceup' lines before the auction");
     }
-    const { five, rest, receiver } = handCards(this);
+    const { five, rest, receiver } = dealtCards({ hand: this.number, items: this.items }, { guessReceiver: true });
     const target = [];
     for (let r = 0; r < 5; r += 1) for (let seat = 0; seat < 4; seat += 1) target.push(five[seat][r]);
     target.push(this.faceup);
     for (let seat = 0; seat < 4; seat += 1) target.push(...rest[seat].slice(0, seat === receiver ? 2 : 3));
-    const rand = stackedRng(this.E.buildDeck(), target);
+    const rand = stackedRandom(this.E.buildDeck().map(codeOf), target);
     const matchScore = { 0: this.table.totals[0], 1: this.table.totals[1] };
     this.round = new this.E.Round(this.dealer, rand, { doubling: { matchScore, sunLimit: SUN_DOUBLE_LIMIT } });
     this.receiver = receiver;
@@ -320,14 +249,14 @@ class HandRun {
     if (round.phase !== "bidding") throw this.reject(index, `the auction is over (the engine is in its ${round.phase} phase)`);
     const args = item.args ?? [];
     if (!["pass", "sun", "ashkal", "hokum"].includes(item.call) || args.length > (item.call === "hokum" ? 1 : 0)) {
-      throw this.reject(index, `the engine has no call ${callWords(item)}`);
+      throw this.reject(index, `the engine has no call ${callText(item)}`);
     }
     const bid = { seat: seatOf(item.seat), call: item.call };
     if (item.call === "hokum") {
       const suit = args[0] ?? (round.bidding.round === 1 ? round.groundCard.suit : undefined);
       if (suit !== undefined) bid.suit = suit;
     }
-    this.call(index, `the engine refuses ${item.seat} ${callWords(item)}`, () => round.bid(bid));
+    this.call(index, `the engine refuses ${item.seat} ${callText(item)}`, () => round.bid(bid));
     if (round.phase === "redeal") {
       this.redealt = true;
       this.table.nextDealer = next(this.dealer); // GameController.applyBid: redeal → nextSeat(dealer)
@@ -369,11 +298,11 @@ class HandRun {
     const call = RAISES[item.call];
     if (call === undefined || args.length > 1 || args.some((a) => a !== "closed" && a !== "open")) {
       const why = item.call === "closed" || item.call === "open" ? " (the lock is chosen with the دبل or the فور)" : "";
-      throw this.reject(index, `the engine has no raise ${callWords(item)}${why}`);
+      throw this.reject(index, `the engine has no raise ${callText(item)}${why}`);
     }
     const bid = { seat: seatOf(item.seat), call };
     if (args.length) bid.closed = args[0] === "closed";
-    this.call(index, `the engine refuses ${item.seat} ${callWords(item)}`, () => round.double(bid));
+    this.call(index, `the engine refuses ${item.seat} ${callText(item)}`, () => round.double(bid));
   }
 
   /** Close an open دبل round as the table does when nobody raises: each seat asked passes. */
@@ -486,10 +415,6 @@ class HandRun {
   }
 }
 
-function callWords(item) {
-  return [item.call, ...(item.args ?? [])].join(" ");
-}
-
 // --- the requests ----------------------------------------------------------------------------
 
 class Adapter {
@@ -498,9 +423,8 @@ class Adapter {
     this.options = options;
   }
 
-  started() {
+  get started() {
     return {
-      protocol: PROTOCOL,
       engine: {
         name: "7oossam/bloot src/engine",
         version: ENGINE_COMMIT,
@@ -512,8 +436,13 @@ class Adapter {
     };
   }
 
+  /** Accept the transcript, or throw Rejected at the first event the engine refuses. */
+  replay({ transcript }) {
+    this.replayHands(transcript.hands);
+  }
+
   /** Replay every hand (each finished hand banked); returns the last hand's run. */
-  replay(hands) {
+  replayHands(hands) {
     let table = new Table();
     let run = null;
     for (const [h, hand] of hands.entries()) {
@@ -522,9 +451,7 @@ class Adapter {
         throw new Unsupported(`hand ${hand.hand} logs no auction: a Round cannot start from a contract`);
       }
       run = new HandRun(this.E, table, hand.hand, items, this.options);
-      items.forEach((item, index) => {
-        if (item.event !== undefined) run.event(index, item);
-      });
+      for (const { index, item } of events(hand)) run.event(index, item);
       if (run.round === null && run.dealer !== null && run.faceup !== null) run.startHand(items.length);
       if (h < hands.length - 1 && run.round !== null && !run.redealt) run.finish();
       table = run.table;
@@ -532,36 +459,8 @@ class Adapter {
     return run;
   }
 
-  answer(request) {
-    const { cmd, seq } = request;
-    const hands = request.transcript?.hands ?? [];
-    try {
-      if (cmd === "replay") {
-        try {
-          this.replay(hands);
-        } catch (error) {
-          if (!(error instanceof Rejected)) throw error;
-          return { seq, accepted: false, hand: error.hand, event: error.index, reason: error.reason };
-        }
-        return { seq, accepted: true };
-      }
-      if (cmd === "legal") return { seq, ...this.legal(hands, request.seat) };
-      if (cmd === "claims") return { seq, claims: this.claims(hands) };
-      if (cmd === "judge") return { seq, ...this.judge(hands, request.event) };
-    } catch (error) {
-      if (error instanceof Unsupported) return { seq, skip: error.message };
-      if (error instanceof Rejected) {
-        if (cmd === "judge") return { seq, skip: `the engine refuses the hand before the call: ${error.reason}` };
-        // The engine refuses an event before the point asked about: it can offer nothing.
-        return cmd === "claims" ? { seq, claims: [] } : { seq, calls: [], cards: [] };
-      }
-      throw error;
-    }
-    return { seq, error: `unknown command ${JSON.stringify(cmd)}` };
-  }
-
-  legal(hands, seatName) {
-    const run = this.replay(hands);
+  legal({ transcript, seat: seatName }) {
+    const run = this.replayHands(transcript.hands);
     const seat = seatOf(seatName);
     const round = run?.round;
     if (!round) return { calls: [], cards: [] };
@@ -572,20 +471,20 @@ class Adapter {
         if (bid.call !== "hokum") return bid.call;
         return round.bidding.round === 1 ? "hokum" : `hokum ${bid.suit}`;
       });
-      return { calls: [...new Set(calls)], cards: [] };
+      return { calls, cards: [] };
     }
     if (round.phase === "doubling" && round.doubling.turnSeat === seat) {
       calls = round.legalDoubleCalls().map((c) => RAISE_WORDS[c.call]);
     }
     if (round.phase === "doubling") run.closeWindow(); // the cards as the first card finds them
     const cards = round.phase === "playing" && round.turnSeat === seat ? round.legalMovesFor(seat).map(codeOf) : [];
-    return { calls: [...new Set(calls)], cards };
+    return { calls, cards };
   }
 
-  judge(hands, event) {
+  judge({ transcript, event }) {
     if (event?.event === "foul") return { skip: "the engine has no foul call: it refuses every illegal card" };
     if (event?.event !== "sawa") return { error: "only a Sawa or a foul call is judged" };
-    const run = this.replay(hands);
+    const run = this.replayHands(transcript.hands);
     if (!run?.round) return { error: "no hand to judge" };
     const seat = seatOf(event.seat);
     const bar = run.sawaBar(seat, true);
@@ -597,9 +496,10 @@ class Adapter {
     };
   }
 
-  claims(hands) {
+  claims({ transcript }) {
+    const hands = transcript.hands;
     if (!hands.length) return [];
-    const run = this.replay(hands);
+    const run = this.replayHands(hands);
     if (!run?.round) return [];
     const table = run.table;
     const pair = (name, values) => ({ claim: name, NS: values[0], EW: values[1] });
@@ -641,77 +541,9 @@ class Adapter {
   }
 }
 
-// --- the loop --------------------------------------------------------------------------------
+// --- the loop (the kit's) --------------------------------------------------------------------
 
-function parseArgs(argv) {
-  const args = { engineDir: process.env.BLOOT7_ENGINE_DIR, bundle: process.env.BLOOT7_BUNDLE, rulesets: ["bloot7"], sawaAnySeat: false };
-  for (let i = 0; i < argv.length; i += 1) {
-    if (argv[i] === "--engine-dir") args.engineDir = argv[++i];
-    else if (argv[i] === "--bundle") args.bundle = argv[++i];
-    else if (argv[i] === "--rulesets") args.rulesets = (argv[++i] ?? "").split(",").filter(Boolean);
-    else if (argv[i] === "--sawa-seats") {
-      const value = argv[++i];
-      if (value !== "N" && value !== "any") {
-        console.error(`--sawa-seats takes N or any, not ${value}`);
-        process.exit(2);
-      }
-      args.sawaAnySeat = value === "any";
-    } else if (argv[i] === "--help" || argv[i] === "-h") {
-      console.error("usage: node bloot7_adapter.mjs (--engine-dir CHECKOUT | --bundle FILE) [--rulesets ID,...] [--sawa-seats N|any]");
-      process.exit(0);
-    } else {
-      console.error(`unknown argument ${argv[i]}`);
-      process.exit(2);
-    }
-  }
-  if (!args.engineDir && !args.bundle) {
-    console.error("bloot7_adapter: --engine-dir (or BLOOT7_ENGINE_DIR) or --bundle is required: a checkout of 7oossam/bloot");
-    process.exit(2);
-  }
-  return args;
-}
-
-async function main() {
-  const args = parseArgs(process.argv.slice(2));
-  let folder = null;
-  let bundle = args.bundle ? resolve(args.bundle) : null;
-  if (!bundle) {
-    folder = mkdtempSync(join(tmpdir(), "bloot7-adapter-"));
-    try {
-      bundle = bundleEngine(resolve(args.engineDir), folder);
-    } catch (error) {
-      rmSync(folder, { recursive: true, force: true });
-      console.error(`bloot7_adapter: ${error.message}`);
-      process.exit(2);
-    }
-  }
-  const E = await import(pathToFileURL(bundle).href);
-  if (folder) rmSync(folder, { recursive: true, force: true });
-  const adapter = new Adapter(E, args);
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (!line.trim()) continue;
-    const request = JSON.parse(line);
-    if (request.cmd === "stop") break;
-    let answer;
-    if (request.cmd === "start") {
-      answer = adapter.started();
-    } else {
-      try {
-        answer = adapter.answer(request);
-      } catch (error) {
-        const text = error?.stack ?? String(error);
-        console.error(text);
-        answer = { seq: request.seq ?? 0, error: text.slice(-20000) };
-      }
-    }
-    out.write(`${JSON.stringify(answer)}\n`);
-  }
-  lines.close();
-  process.exit(0);
-}
-
-main().catch((error) => {
-  console.error(error?.stack ?? String(error));
-  process.exit(1);
+serve(async () => {
+  const { options, E } = await load();
+  return new Adapter(E, options);
 });
