@@ -32,3 +32,10 @@ test("package.json: an ESM package with its types, no dependencies, node --test"
   assert.match(pkg.scripts.test, /^node --test/);
   for (const file of pkg.files) assert.ok(existsSync(new URL(file, root)), file);
 });
+
+test("the README's minimal adapter is examples/minimal_adapter.mjs, as it runs", () => {
+  const readme = text("README.md");
+  const block = /## A minimal adapter[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)[1];
+  const file = text("examples/minimal_adapter.mjs").replace(/^(#!.*\n)?(\/\/.*\n)*/, "").replace('"../index.js"', '"baloot-adapter-kit"');
+  assert.equal(block, file);
+});
