@@ -172,3 +172,17 @@ def test_the_package_is_the_kits_version_with_no_dependency() -> None:
     assert package["type"] == "module"
     assert not {"dependencies", "peerDependencies", "optionalDependencies"} & package.keys()
     assert package["scripts"]["test"].startswith("node --test")
+
+
+def test_the_node_tests_data_are_the_corpus_files_they_copy() -> None:
+    """``clients/js/test/data`` holds copies (the package's tests run without the kit): each
+    ``.btn`` is a corpus or example file byte for byte, each ``.json`` its JSON form."""
+    data = KIT / "test" / "data"
+    copies = sorted(data.glob("*.btn"))
+    assert copies
+    for copy in copies:
+        sources = [p for p in CORPUS if p.name == copy.name]
+        assert len(sources) == 1, f"{copy.name}: no single corpus file of that name"
+        assert copy.read_bytes() == sources[0].read_bytes(), f"{copy.name} is stale"
+        form = json.loads(copy.with_suffix(".json").read_text(encoding="utf-8"))
+        assert form == to_json(read_transcript(sources[0])), f"{copy.stem}.json is stale"
