@@ -103,12 +103,12 @@ def test_smoke_takes_no_other_selection() -> None:
     ],
 )
 def test_a_rerun_command_selects_exactly_its_case(case: Case, selected: str) -> None:
-    command = rerun_command(case, f"{PYTHON} my adapter.py", 2.5, expectations="e x.yaml")
+    command = rerun_command(case, f"{PYTHON} my adapter.py", 2.5, repeat=3)
     argv = shlex.split(command)
     assert argv[:2] == ["baloot-conformance", "suite"]
     args = parse_suite(argv[1:])
-    assert args.engine == f"{PYTHON} my adapter.py" and args.expectations == "e x.yaml"
-    assert args.timeout == 2.5 and args.jobs == 1 and args.repeat == 1
+    assert args.engine == f"{PYTHON} my adapter.py" and args.expectations is None
+    assert args.timeout == 2.5 and args.jobs == 1 and args.repeat == 3
     assert args.trace_protocol == f"trace-{case.id}.jsonl"
     chosen = fixture_cases(args.fixtures, args.ruleset)
     chosen += generated_cases(args.ruleset or "saudi", args.generated, args.seed)
@@ -219,17 +219,26 @@ def test_a_trace_has_the_engines_standard_error_and_its_crash() -> None:
 # --- repeat ----------------------------------------------------------------------------------
 
 
-def _results(command: str, repeat: int, jobs: int = 1) -> list[CaseResult]:
-    cases = fixture_cases("play.follow-suit.pass-1,play.hokum.ruff.pass-1")
-    return list(run_cases(cases, command, jobs=jobs, repeat=repeat))
+TWO = ("play.follow-suit.pass-1", "play.hokum.ruff.pass-1")
+
+
+def _results(command: str, repeat: int) -> list[CaseResult]:
+    return list(run_cases(fixture_cases(",".join(TWO)), command, repeat=repeat))
 
 
 def test_repeat_fails_an_engine_whose_answers_differ_between_runs() -> None:
     once = _results(f"{FICKLE} again", 1)
     assert [r.verdict for r in once] == ["pass", "pass"]  # one run cannot tell
-    twice = _results(f"{FICKLE} again", 2, jobs=2)
-    assert [r.verdict for r in twice] == ["error", "error"]
-    message = twice[0].message or ""
+    code, out, _ = run(
+        "--engine", f"{FICKLE} again", "--fixtures", ",".join(TWO), "--generated", "0",
+        "--repeat", "2", "--jobs", "2", "--format", "json",
+    )  # fmt: skip
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and not records[-1]["ok"]
+    twice = {r["id"]: r for r in records if r["record"] == "case"}
+    assert [r["verdict"] for r in twice.values()] == ["error", "error"]
+    assert "--repeat 2" in twice[TWO[0]]["rerun"]
+    message = twice[TWO[0]]["message"]
     assert message.startswith("the engine's answers differ between runs of the case (--repeat 2)")
     assert "request 7 of the case ('legal' for E after h1.bid5): run 1 got " in message
     first, second = message.split(" got ")[1:]

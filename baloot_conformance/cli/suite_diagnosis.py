@@ -113,7 +113,6 @@ def reruns(args: argparse.Namespace, results: list[CaseResult]) -> dict[str, str
         [(result.case, result.verdict) for result in results],
         args.engine,
         args.timeout,
-        expectations=args.expectations,
         repeat=args.repeat,
     )
 
