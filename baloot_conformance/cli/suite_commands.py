@@ -29,9 +29,9 @@ examples:
       --format junit --output conformance.xml
 {diagnosis}
 verdicts: pass, fail (the first diverging observable, with the rule), error (the engine
-crashed, hung or answered garbage), skip, unsupported (a ruleset, a partial hand or a call to
-judge that the engine does not declare), xfail/xpass (listed in --expectations), invalid (a
-defect of the corpus).
+crashed, hung or answered garbage, or its answers differ under --repeat), skip, unsupported
+(a ruleset, a partial hand or a call to judge that the engine does not declare), xfail/xpass
+(listed in --expectations), invalid (a defect of the corpus).
 
 exit codes: 0 no case failed, erred, passed unexpectedly or is invalid, no expectation is
 stale or expired, and some case was checked (passed or failed); 1 otherwise; 2 usage error,
