@@ -27,7 +27,6 @@ from baloot_conformance.corpus.fixtures import AREAS, corpus_root
 from baloot_conformance.report.suite_report import SuiteRun, write_report
 from baloot_conformance.resources import spec_path
 from baloot_conformance.suite.cases import CaseResult, Failure
-from baloot_conformance.suite.engine_process import Engine, EngineFailure
 from baloot_conformance.suite.runner import (
     Case,
     fixture_cases,
@@ -43,6 +42,7 @@ REFERENCE = f"{PYTHON} -m baloot_conformance.suite.reference_adapter"
 DEVIANT = f"{REFERENCE} --rules {ROOT / 'examples/adapters/deviant.yaml'} --as saudi"
 FICKLE = f"{PYTHON} {ROOT / 'tests/adapters/fickle.py'}"
 MISBEHAVE = f"{PYTHON} {ROOT / 'tests/adapters/misbehave.py'}"
+FOLLOW = ROOT / "fixtures/play/play.follow-suit.pass-1.btn"
 
 #: The smoke cases the deviant adapter fails, with the rule (its two deviations).
 DEVIANT_SMOKE_FAILS = {
@@ -79,11 +79,10 @@ def test_the_smoke_selection_is_one_case_per_area_two_calls_to_judge_and_a_game(
     areas = [Path(c.path).relative_to(root).parts[0] for c in whole]
     assert areas == list(AREAS)  # each area once, in order
     assert sorted(c.talk for c in cases if c.talk) == ["h1.foul1", "h1.sawa"]
-    # Under a ruleset, what --ruleset selects: saudi's fixtures, or only the game.
+    # Under a ruleset, what --ruleset selects: its fixtures (saudi's here), its game.
     assert [c.id for c in smoke_cases("saudi")] == [
         i for i in [*SMOKE_FIXTURES, "generated.saudi.0"] if i != "tazjel-game-1"
     ]
-    assert [c.id for c in smoke_cases("majlis")] == ["generated.majlis.0"]
 
 
 def test_smoke_takes_no_other_selection() -> None:
@@ -188,32 +187,35 @@ def test_the_reports_carry_the_rerun_command(tmp_path: Path) -> None:
 # --- the trace -------------------------------------------------------------------------------
 
 
-def test_a_trace_to_standard_error_keeps_a_hang_and_the_engines_stderr() -> None:
-    code, out, err = run(
-        "--engine", f"{MISBEHAVE} hang 2", "--fixtures", "play.follow-suit.pass-1",
-        "--generated", "0", "--timeout", "1", "--trace-protocol", "-",
-    )  # fmt: skip
-    assert code == 1 and "ERROR play.follow-suit.pass-1: no answer to 'legal'" in out
-    records = [json.loads(line) for line in err.splitlines()]
-    case = [r for r in records if r["case"] == "play.follow-suit.pass-1"]
-    kinds = [(r["dir"], (r.get("message") or {}).get("cmd")) for r in case]
-    # The hand's replay is answered; the first legal request is not: the kit's note says so.
-    assert kinds[-4:] == [
+def test_a_trace_keeps_a_hang() -> None:
+    stream = io.StringIO()
+    case = Case("play.follow-suit.pass-1", str(FOLLOW), "saudi@1")
+    results = list(run_cases([case], f"{MISBEHAVE} hang 2", 1.0, trace=ProtocolTrace(stream)))
+    assert results[0].verdict == "error"
+    records = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert {r["case"] for r in records} == {case.id}  # killed: no stop
+    kinds = [(r["dir"], (r.get("message") or {}).get("cmd")) for r in records]
+    # The hand's replay is answered; the first legal request is not, and the kit says so.
+    assert kinds == [
+        ("kit", None), ("kit→engine", "start"), ("engine→kit", None),
         ("kit→engine", "replay"), ("engine→kit", None), ("kit→engine", "legal"), ("kit", None),
     ]  # fmt: skip
-    assert case[-1]["note"].startswith("timeout: no answer to 'legal' within 1 s")
+    assert records[-1]["note"].startswith("timeout: no answer to 'legal' within 1 s")
+    assert records[4]["message"] == {"seq": 1, "accepted": True}
 
 
-def test_a_trace_has_the_engines_standard_error_and_its_crash() -> None:
-    stream = io.StringIO()
-    engine = Engine(f"{MISBEHAVE} crash 1", listeners=[ProtocolTrace(stream)])
-    with pytest.raises(EngineFailure):
-        engine.request("legal", seat="N", transcript={})
-    records = [json.loads(line) for line in stream.getvalue().splitlines()]
-    said = [r["line"] for r in records if r["dir"] == "engine stderr"]
-    assert said[0].startswith("Traceback") and len(said) > 1
-    assert records[-1]["note"].startswith("crash: the engine exited (code 3)")
-    assert {r["case"] for r in records} == {None}
+def test_a_trace_to_standard_error_has_the_engines_own_lines() -> None:
+    code, out, err = run(
+        "--engine", f"{MISBEHAVE} nostart", "--fixtures", "none", "--generated", "1",
+        "--trace-protocol", "-",
+    )  # fmt: skip
+    assert code == 2 and "the engine cannot start" in out
+    records = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
+    said = [(r["dir"], r.get("line") or r.get("note", "")[:6]) for r in records]
+    assert said[1:] == [
+        ("kit→engine", ""), ("engine stderr", "cannot find my engine library"), ("kit", "crash:"),
+    ]  # fmt: skip
+    assert records[1]["message"]["cmd"] == "start"
 
 
 # --- repeat ----------------------------------------------------------------------------------
