@@ -79,6 +79,10 @@ def test_the_smoke_selection_is_one_case_per_area_two_calls_to_judge_and_a_game(
     areas = [Path(c.path).relative_to(root).parts[0] for c in whole]
     assert areas == list(AREAS)  # each area once, in order
     assert sorted(c.talk for c in cases if c.talk) == ["h1.foul1", "h1.sawa"]
+    # What the README and the protocol's page say of it.
+    assert f"`--smoke` runs {len(cases)} fixed cases" in (ROOT / "README.md").read_text()
+    protocol = (ROOT / "docs/protocol.md").read_text(encoding="utf-8")
+    assert f"a fixed selection of {len(cases)} cases" in protocol
     # Under a ruleset, what --ruleset selects: its fixtures (saudi's here), its game.
     assert [c.id for c in smoke_cases("saudi")] == [
         i for i in [*SMOKE_FIXTURES, "generated.saudi.0"] if i != "tazjel-game-1"

@@ -16,6 +16,7 @@ read, which may be a little after the answer they were written with.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -70,7 +71,9 @@ class ProtocolTrace:
         # One record a line of valid UTF-8, for every reader: no raw U+2028/U+2029, C1
         # control or lone surrogate (an engine's JSON may carry one as an escape).
         line = _UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", line)
-        with self._lock:
+        with self._lock, contextlib.suppress(OSError, ValueError):
+            # A line of stderr read after the run closed the trace (the engine's reader
+            # thread lags behind it), or a closed standard error, is dropped.
             self.stream.write(line + "\n")
             self.stream.flush()
             self.records += 1
