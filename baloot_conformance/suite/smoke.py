@@ -4,7 +4,7 @@ command that reruns one case with its protocol trace.
 The smoke selection is one fixture per area of the rules (:data:`SMOKE_FIXTURES`, in the
 order of :data:`~baloot_conformance.corpus.fixtures.AREAS`), the judging of one Sawa and of
 one foul call, and one generated game: every request of the protocol, every phase of a hand,
-a whole game, in a few hundred requests. It is a quick check that an adapter speaks the
+a whole game, in about a thousand requests. It is a quick check that an adapter speaks the
 protocol and that nothing basic is wrong, not a conformance run: a pass says little of the
 rest of the corpus.
 
