@@ -9,6 +9,7 @@ import datetime
 import os
 from typing import TYPE_CHECKING, Any, TextIO
 
+from baloot_conformance.cli import suite_diagnosis as diagnosis
 from baloot_conformance.cli.check_commands import Progress
 from baloot_conformance.cli.output import TEXT_ERRORS, check_target, replaced
 from baloot_conformance.rules.loading import load_ruleset
@@ -26,17 +27,17 @@ examples:
   baloot-conformance suite --engine ./my-adapter --fixtures 'play.*,scoring.*' --generated 0
   baloot-conformance suite --engine ./my-adapter --expectations baloot-expectations.yaml \\
       --format junit --output conformance.xml
-
+{diagnosis}
 verdicts: pass, fail (the first diverging observable, with the rule), error (the engine
-crashed, hung or answered garbage), skip, unsupported (a ruleset, a partial hand or a call to
-judge that the engine does not declare), xfail/xpass (listed in --expectations), invalid (a
-defect of the corpus).
+crashed, hung or answered garbage, or its answers differ under --repeat), skip, unsupported
+(a ruleset, a partial hand or a call to judge that the engine does not declare), xfail/xpass
+(listed in --expectations), invalid (a defect of the corpus).
 
 exit codes: 0 no case failed, erred, passed unexpectedly or is invalid, no expectation is
 stale or expired, and some case was checked (passed or failed); 1 otherwise; 2 usage error,
 unreadable expectations file, or an engine that cannot start (the report says why).
 The protocol: docs/protocol.md.
-"""
+""".replace("{diagnosis}", diagnosis.EPILOG)
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -127,6 +128,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="text report: a line for every case (by default passes are counted, and "
         "unsupported and skipped cases given as one line per reason)",
     )
+    diagnosis.add_options(suite)
     suite.set_defaults(handler=_suite)
 
 
@@ -151,6 +153,17 @@ def _seconds(text: str) -> float:
 
 
 def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    wrong = diagnosis.usage_problem(args)
+    if wrong is not None:
+        print(f"error: {wrong}", file=err)
+        return _EXIT_USAGE
+    if args.trace_protocol and args.trace_protocol != "-":
+        check_target(args.trace_protocol, [args.output or "-", args.expectations or "-"])
+    with diagnosis.protocol_trace(args, err) as trace:
+        return _suite_run(args, out, err, trace)
+
+
+def _suite_run(args: argparse.Namespace, out: TextIO, err: TextIO, trace: Any) -> int:
     # start-up: the suite's modules are imported when the command runs
     from baloot_conformance.report.suite_report import SuiteRun, write_report
     from baloot_conformance.suite import expectations
@@ -177,35 +190,50 @@ def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         check_target(args.output, [])
     if args.update_expectations:
         check_target(args.expectations, [])
-    cases = fixture_cases(args.fixtures, args.ruleset)
-    cases += generated_cases(args.ruleset or "saudi", args.generated, args.seed)
+    if args.smoke:
+        cases = diagnosis.smoke_cases(args)
+    else:
+        cases = fixture_cases(args.fixtures, args.ruleset)
+        cases += generated_cases(args.ruleset or "saudi", args.generated, args.seed)
     if not cases:
         print(f"error: no case selected (--fixtures {args.fixtures!r})", file=err)
         return _EXIT_USAGE
     try:
-        engine = _handshake(args.engine, args.timeout)
+        engine = _handshake(args.engine, args.timeout, trace)
     except _NoStart as exc:
         run = SuiteRun(__version__, args.engine, None, [], fatal=exc.message)
         if args.output or args.format != "text":  # else the report on stdout says it
             print(f"error: {exc.message}", file=err)
         _write(args, run, out, write_report, err)
         return _EXIT_USAGE
-    progress = Progress(err, "cases", every=1, total=len(cases))
+    progress = Progress(diagnosis.progress_stream(args, err), "cases", every=1, total=len(cases))
     results: list[CaseResult] = []
-    with contextlib.closing(run_cases(cases, args.engine, args.timeout, args.jobs)) as running:
+    running = run_cases(
+        cases, args.engine, args.timeout, diagnosis.jobs(args), trace=trace, repeat=args.repeat
+    )
+    with contextlib.closing(running):
         for result in running:  # closed on Ctrl-C or SIGTERM: it ends its engines
             results.append(result)
             progress.tick()
     progress.clear()
-    known = corpus_ids() | {case.id for case in cases}
     if args.update_expectations:
         name = engine["name"] if engine else args.engine
         with replaced(args.expectations) as stream:
             stream.write(expectations.updated(results, entries, name))
         entries = expectations.load(args.expectations)
         print(f"wrote {args.expectations}", file=err)
+    # The ids an entry may name (reading them reads the corpus again: only for entries).
+    known = (corpus_ids() | {case.id for case in cases}) if entries else frozenset()
     judged, problems = expectations.apply(results, entries, known, datetime.date.today())
-    run = SuiteRun(__version__, args.engine, engine, judged, problems)
+    run = SuiteRun(
+        __version__,
+        args.engine,
+        engine,
+        judged,
+        problems,
+        reruns=diagnosis.reruns(args, judged),
+        smoke=args.smoke,
+    )
     if not _write(args, run, out, write_report, err):
         return _EXIT_USAGE
     return _EXIT_OK if run.ok else _EXIT_FAIL
@@ -253,7 +281,7 @@ def _no_start(command: str, exc: EngineFailure) -> str:
     return "\n".join(lines)
 
 
-def _handshake(command: str, timeout: float) -> dict[str, Any]:
+def _handshake(command: str, timeout: float, trace: Any = None) -> dict[str, Any]:
     """The engine's handshake, for the report's header.
 
     Raises:
@@ -261,7 +289,7 @@ def _handshake(command: str, timeout: float) -> dict[str, Any]:
     """
     from baloot_conformance.suite.engine_process import Engine, EngineFailure
 
-    engine = Engine(command, timeout)
+    engine = Engine(command, timeout, [trace] if trace is not None else [])
     try:
         info = engine.start()
     except EngineFailure as exc:

@@ -22,8 +22,8 @@ import re
 import unicodedata
 import xml.etree.ElementTree as ET
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from baloot_conformance.report.junit import xml_text
@@ -90,6 +90,12 @@ class SuiteRun:
     """Stale or expired expectations."""
     fatal: str | None = None
     """Why no case was run at all (the engine cannot start), when none was."""
+    reruns: Mapping[str, str] = field(default_factory=dict)
+    """The command that reruns a case with its protocol trace, by case id (each case that
+    fails the run: :func:`~baloot_conformance.suite.smoke.reruns`)."""
+    smoke: bool = False
+    """A ``--smoke`` run: one case per rule area, which the reports say is no conformance
+    run."""
 
     @property
     def counts(self) -> Counter[str]:
@@ -175,6 +181,18 @@ def problem_lines(problem: str) -> list[str]:
     return [f"error: {one_line(first)}", *(f"  {one_line(line)}" for line in rest)]
 
 
+SMOKE_NOTE = (
+    "a smoke run: one case per rule area, not a conformance run (run the suite without "
+    "--smoke for the whole corpus)"
+)
+
+
+def rerun_lines(run: SuiteRun, result: CaseResult) -> list[str]:
+    """``    rerun: COMMAND`` for a case that fails the run, when the run knows it."""
+    command = run.reruns.get(result.case.id)
+    return [f"    rerun: {one_line(command)}"] if command else []
+
+
 def _stderr_lines(result: CaseResult, keep: int = 12) -> list[str]:
     if not result.stderr.strip():
         return []
@@ -198,7 +216,7 @@ def write_text(run: SuiteRun, stream: TextIO, verbose: bool = False) -> None:
             continue
         stream.write(headline(result) + "\n")
         lines = failure_lines(result.failure) if result.failure else []
-        for line in [*lines, *_stderr_lines(result)]:
+        for line in [*lines, *_stderr_lines(result), *rerun_lines(run, result)]:
             stream.write(line + "\n")
     for verdict in SUMMARISED:
         for (kind, message), count in grouped.items():
@@ -208,6 +226,8 @@ def write_text(run: SuiteRun, stream: TextIO, verbose: bool = False) -> None:
     for problem in run.problems:
         for line in problem_lines(problem):
             stream.write(line + "\n")
+    if run.smoke:
+        stream.write(f"note: {SMOKE_NOTE}\n")
     stream.write(("PASS " if run.ok else "FAIL ") + _totals(run) + "\n")
 
 
@@ -225,12 +245,14 @@ def _failure_json(failure: Failure) -> dict[str, Any]:
 
 def write_json(run: SuiteRun, stream: TextIO) -> None:
     """JSON Lines: a ``header`` record, a ``case`` record per case, a ``summary`` record."""
-    header = {
+    header: dict[str, Any] = {
         "record": "header",
         "kit": run.kit_version,
         "command": run.command,
         "engine": run.engine,
     }
+    if run.smoke:
+        header["smoke"] = True
     stream.write(json_line(header) + "\n")
     for result in run.results:
         record: dict[str, Any] = {
@@ -245,6 +267,8 @@ def write_json(run: SuiteRun, stream: TextIO) -> None:
         }
         if result.stderr:
             record["stderr"] = result.stderr
+        if result.case.id in run.reruns:
+            record["rerun"] = run.reruns[result.case.id]
         stream.write(json_line(record) + "\n")
     summary: dict[str, Any] = {
         "record": "summary",
@@ -282,7 +306,9 @@ def write_junit(run: SuiteRun, stream: TextIO) -> None:
             file=xml_text(result.case.where),
         )
         details = failure_lines(result.failure) if result.failure else []
-        body = "\n".join([headline(result), *details, *_stderr_lines(result)])
+        body = "\n".join(
+            [headline(result), *details, *_stderr_lines(result), *rerun_lines(run, result)]
+        )
         if result.verdict in ("fail", "xpass"):
             child = ET.SubElement(case, "failure", message=xml_text(headline(result)))
             child.set("type", result.verdict)
@@ -335,6 +361,14 @@ def write_markdown(run: SuiteRun, stream: TextIO) -> None:
                 f"{_cell(rule)} | {_cell(what)} |\n"
             )
         stream.write("\n")
+    commands = [run.reruns[r.case.id] for r in rows if r.case.id in run.reruns]
+    if commands:
+        longest = max(len(run_) for c in commands for run_ in re.findall("`+", c) or [""])
+        fence = "`" * max(3, longest + 1)  # no command can close it
+        stream.write(f"To rerun a case with its protocol trace:\n\n{fence}sh\n")
+        stream.write("".join(f"{one_line(command)}\n" for command in commands) + f"{fence}\n\n")
+    if run.smoke:
+        stream.write(f"*{SMOKE_NOTE}.*\n\n")
     for problem in run.run_problems:
         stream.write(f"- **run:** {_cell(problem)}\n")
     for problem in run.expectation_problems:

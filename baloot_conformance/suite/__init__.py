@@ -8,5 +8,9 @@ makes each Sawa and foul call a fixture judges a case of its own, a ``judge`` re
 it never trusts; :mod:`~baloot_conformance.suite.protocol` defines and validates the
 messages; :mod:`~baloot_conformance.suite.expectations` reads and writes an engine's expected
 failures; :mod:`~baloot_conformance.suite.reference_adapter` is the kit's own interpreter
-behind the protocol (``python -m baloot_conformance.suite.reference_adapter``).
+behind the protocol (``python -m baloot_conformance.suite.reference_adapter``);
+:mod:`~baloot_conformance.suite.smoke` holds ``--smoke``'s fixed selection and the command
+that reruns one case, :mod:`~baloot_conformance.suite.trace` the protocol trace of a run,
+:mod:`~baloot_conformance.suite.repeat` the repeated runs that catch an engine whose
+answers differ.
 """

@@ -20,8 +20,9 @@ import signal
 import subprocess
 import threading
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, Protocol
 
 from baloot_conformance.suite.protocol import PROTOCOL, answer_problem
 from baloot_conformance.version import __version__
@@ -30,6 +31,8 @@ MAX_LINE = 16 * 1024 * 1024
 """The longest answer line read, in bytes."""
 STDERR_KEEP = 16 * 1024
 """How much of the engine's standard error is kept for a report, in bytes (the last)."""
+MAX_STDERR_LINE = 64 * 1024
+"""The longest line of standard error a listener is told (the rest is cut), in bytes."""
 _STOP_GRACE = 2.0
 """How long an engine may take to exit after ``stop``, in seconds."""
 START_FACTOR = 3
@@ -37,6 +40,22 @@ START_FACTOR = 3
 machine too); every later answer has ``timeout``."""
 
 FailureKind = Literal["timeout", "crash", "protocol", "answer", "start"]
+
+Direction = Literal["kit→engine", "engine→kit", "engine stderr", "kit"]
+"""Who said it: a request the kit sends, a line the engine answers, a line of the engine's
+standard error, or the kit's own note (the engine started, timed out, was killed)."""
+
+
+class Listener(Protocol):
+    """Something that hears an engine's traffic as it happens (from the engine's reader
+    threads too: standard error is read on a thread of its own)."""
+
+    def heard(
+        self, direction: Direction, message: dict[str, Any] | None, text: str, context: Any
+    ) -> None:
+        """``message`` is the JSON object sent or received (``None`` for a line that is not
+        one, a line of standard error, a note), ``text`` the line as it went (or the note),
+        ``context`` the engine's :attr:`Engine.context` at that moment (the case it runs)."""
 
 
 class EngineFailure(Exception):
@@ -74,9 +93,15 @@ _Line = bytes | _Eof | _TooLong
 class Engine:
     """One engine adapter, started on first use, restarted after each failure."""
 
-    def __init__(self, command: str, timeout: float = 10.0) -> None:
+    def __init__(
+        self, command: str, timeout: float = 10.0, listeners: Sequence[Listener] = ()
+    ) -> None:
         self.command = command
         self.timeout = timeout
+        self.listeners = list(listeners)
+        """Who hears every message, standard error line and failure (:class:`Listener`)."""
+        self.context: Any = None
+        """What the listeners are told the engine is running (the runner sets the case)."""
         self.info: EngineInfo | None = None
         self.broken: str | None = None
         """Why the engine is not started again (two failed handshakes in a row)."""
@@ -114,6 +139,7 @@ class Engine:
                 f"cannot run {argv[0]!r}: {exc.strerror or exc}; check the --engine command "
                 "(it is run without a shell)",
             ) from None
+        self._heard("kit", None, f"started the engine (pid {process.pid}): {shlex.join(argv)}")
         self._lines = queue.Queue(maxsize=4)  # bounded: a flooding engine blocks, not us
         self._gone = threading.Event()
         with self._stderr_lock:
@@ -186,6 +212,7 @@ class Engine:
         if process is None:
             return
         try:
+            self._heard("kit→engine", {"cmd": "stop"}, '{"cmd":"stop"}')
             self._outbox.put(b'{"cmd":"stop"}\n')
             self._outbox.put(b"")  # then the writer closes standard input
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -224,7 +251,9 @@ class Engine:
         process = self._process
         assert process is not None
         command = message["cmd"]
-        self._outbox.put(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
+        sent = json.dumps(message, separators=(",", ":"))
+        self._heard("kit→engine", message, sent)
+        self._outbox.put(sent.encode("utf-8") + b"\n")
         wait = self.timeout * (START_FACTOR if command == "start" else 1)
         try:
             line = self._lines.get(timeout=wait)
@@ -249,11 +278,13 @@ class Engine:
         try:
             answer = json.loads(line)
         except (ValueError, RecursionError):
+            self._heard("engine→kit", None, _text(line))
             raise self._failure(
                 "protocol",
                 f"the answer to {command!r} is not JSON: {_quote(line)} (standard output is "
                 "for answers only; log to standard error)",
             ) from None
+        self._heard("engine→kit", answer if isinstance(answer, dict) else None, _text(line))
         wrong = answer_problem(command, answer)
         if wrong is not None:
             raise self._failure(
@@ -271,11 +302,17 @@ class Engine:
             self._stderr_done.wait(1.0)
         stderr = self.stderr()
         self.kill()
+        self._heard("kit", None, f"{kind}: {message}; the engine is killed")
         return EngineFailure(kind, message, stderr)
+
+    def _heard(self, direction: Direction, message: dict[str, Any] | None, text: str) -> None:
+        for listener in self.listeners:
+            listener.heard(direction, message, text, self.context)
 
     # --- the engine's output ----------------------------------------------------------------
 
     def _read_stderr(self, stream: IO[bytes], done: threading.Event) -> None:
+        partial = b""  # a line of standard error not ended yet (for the listeners)
         with contextlib.suppress(OSError, ValueError):
             while chunk := stream.read1(65536):  # type: ignore[attr-defined]
                 with self._stderr_lock:
@@ -283,6 +320,13 @@ class Engine:
                     self._stderr_size += len(chunk)
                     while self._stderr_size - len(self._stderr[0]) >= STDERR_KEEP:
                         self._stderr_size -= len(self._stderr.popleft())
+                if self.listeners:
+                    *lines, partial = (partial + chunk).split(b"\n")
+                    partial = partial[-MAX_STDERR_LINE:]
+                    for line in lines:
+                        self._heard("engine stderr", None, _text(line[:MAX_STDERR_LINE]))
+        if partial:
+            self._heard("engine stderr", None, _text(partial))
         done.set()
 
     def stderr(self) -> str:
@@ -328,6 +372,11 @@ def _write(stream: IO[bytes], outbox: queue.Queue[bytes], gone: threading.Event)
                     return
                 stream.write(data)
                 stream.flush()
+
+
+def _text(line: bytes) -> str:
+    """A line as the listeners are told it: decoded, without its line end."""
+    return line.decode("utf-8", "replace").rstrip("\r\n")
 
 
 def _quote(line: bytes, limit: int = 120) -> str:

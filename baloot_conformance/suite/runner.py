@@ -56,9 +56,11 @@ from baloot_conformance.suite.cases import (
     transcript_of,
     with_completion,
 )
-from baloot_conformance.suite.engine_process import Engine, EngineFailure, EngineInfo
+from baloot_conformance.suite.engine_process import Engine, EngineFailure, EngineInfo, Listener
 from baloot_conformance.suite.judging import JUDGE, KitDefect, judge_talk, talk_cases
 from baloot_conformance.suite.reference_adapter import Rejection, rejection_in
+from baloot_conformance.suite.repeat import run_repeated
+from baloot_conformance.suite.trace import TraceContext
 
 __all__ = [
     "ASKED", "HAND_CLAIMS", "REQUIRED_CLAIMS", "VERDICTS", "Case", "CaseResult", "Failure",
@@ -508,44 +510,64 @@ def _event_words(item: btn.Item) -> str:
 
 
 def run_cases(
-    cases: Sequence[Case], command: str, timeout: float = 10.0, jobs: int = 1
+    cases: Sequence[Case],
+    command: str,
+    timeout: float = 10.0,
+    jobs: int = 1,
+    trace: Listener | None = None,
+    repeat: int = 1,
 ) -> Generator[CaseResult, None, None]:
     """Each case's result, in case order. One engine process per job: with more than one
     job, worker processes each drive their own engine, and the results come back in the
-    cases' order, so the report does not depend on ``jobs``.
+    cases' order, so the report does not depend on ``jobs``. ``trace`` hears every message
+    of the run (one engine: it is for one job only); with ``repeat`` above 1 each case runs
+    that many times and an engine whose answers differ fails it (:mod:`.repeat`).
 
     Every process it starts ends with it: closing the iterator (as an interruption does)
     stops the engine, or terminates the workers, each of which kills its engine as it goes
     (:func:`_start_worker`)."""
-    if jobs <= 1 or len(cases) <= 1:
-        engine = Engine(command, timeout)
+    if jobs <= 1 or len(cases) <= 1 or trace is not None:
+        engine = Engine(command, timeout, [trace] if trace is not None else [])
         try:
             for case in cases:
-                yield run_case(case, engine)
+                yield _run_one(case, engine, repeat)
         finally:
+            engine.context = None
             engine.close()
         return
     context = multiprocessing.get_context("fork")
-    with context.Pool(jobs, initializer=_start_worker, initargs=(command, timeout)) as pool:
+    initargs = (command, timeout, repeat)
+    with context.Pool(jobs, initializer=_start_worker, initargs=initargs) as pool:
         yield from pool.imap(_worker_case, cases, chunksize=1)
         pool.close()
         pool.join()
 
 
+def _run_one(case: Case, engine: Engine, repeat: int) -> CaseResult:
+    """One case's result, run ``repeat`` times when that is above 1; what the engine hears
+    is the case's (its :class:`~.trace.TraceContext`)."""
+    engine.context = TraceContext(case.id)
+    if repeat > 1:
+        return run_repeated(case, engine, repeat, run_case)
+    return run_case(case, engine)
+
+
 _WORKER_ENGINE: Engine | None = None
+_WORKER_REPEAT = 1
 _PARENT_POLL = 0.5
 """How often a worker checks that the kit still runs, in seconds."""
 
 
-def _start_worker(command: str, timeout: float) -> None:
+def _start_worker(command: str, timeout: float, repeat: int = 1) -> None:
     """A pool worker's start: quiet on Ctrl-C (the kit handles it), and its engine ends
     with it however it ends: closed at a normal exit, killed on ``SIGTERM`` (what the pool
     sends when the run is interrupted), killed when the kit itself is gone (killed, crashed),
     which a worker notices within :data:`_PARENT_POLL` seconds. An engine runs in its own
     process group (so Ctrl-C does not reach it): nothing else would end it."""
-    global _WORKER_ENGINE
+    global _WORKER_ENGINE, _WORKER_REPEAT
     processes.quiet_worker()
     _WORKER_ENGINE = engine = Engine(command, timeout)
+    _WORKER_REPEAT = repeat
     parent = os.getppid()
 
     def end(signum: int, frame: object) -> None:
@@ -567,7 +589,7 @@ def _watch_parent(parent: int, engine: Engine) -> None:
 
 def _worker_case(case: Case) -> CaseResult:
     assert _WORKER_ENGINE is not None
-    return run_case(case, _WORKER_ENGINE)
+    return _run_one(case, _WORKER_ENGINE, _WORKER_REPEAT)
 
 
 def corpus_ids() -> frozenset[str]:
