@@ -26,6 +26,7 @@ from baloot_conformance.btn.runs import iter_game_runs, repeats_hand_numbers
 from baloot_conformance.check.hand_check import REQUIRABLE
 from baloot_conformance.check.run import check_hands, check_transcript, ruleset_of, ruleset_tag
 from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
+from baloot_conformance.cli import diff_commands
 from baloot_conformance.cli.inputs import Inputs, expand, is_stream
 from baloot_conformance.cli.output import replaced
 from baloot_conformance.errors import BalootError, UnreadableInputError
@@ -133,6 +134,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="replay every hand on the reference path, without the fast lane for hands that "
         "pass (the report is the same, only slower)",
     )
+    diff_commands.add_baseline_option(check, "check")
     check.set_defaults(handler=_check)
 
     generate = subparsers.add_parser(
@@ -223,6 +225,10 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.scheduler and args.executor != "dask":
         print("error: --scheduler needs --executor dask", file=err)
         return _EXIT_USAGE
+    if args.baseline and args.fail_fast:
+        print("error: --baseline compares whole runs: drop --fail-fast", file=err)
+        return _EXIT_USAGE
+    baseline = diff_commands.load_baseline(args.baseline, "check") if args.baseline else None
     required = _required(args.require)
     patterns = args.files or (["-"] if not sys.stdin.isatty() else [])
     if not patterns:
@@ -249,6 +255,9 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         reporter = make_reporter(
             args.format, stream, color=bool(color), ruleset=ruleset, defects_fail=defects_fail
         )
+        recording = None
+        if baseline is not None:  # the run's records kept for the diff after it
+            reporter = recording = diff_commands.Recording(reporter, args.output or "this run")
         reporter.start(header)
         progress = Progress(err)
         passed = failed = known = errors = divergences = unreadable = 0
@@ -317,6 +326,9 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         reporter.finish(summary)
     if unreadable:
         return _EXIT_USAGE
+    if baseline is not None and recording is not None:
+        stream = diff_commands.diff_stream(args, out, err)
+        return diff_commands.gate(baseline, recording.report(), stream)
     return _EXIT_OK if summary.ok else _EXIT_FAIL
 
 

@@ -9,6 +9,7 @@ import datetime
 import os
 from typing import TYPE_CHECKING, Any, TextIO
 
+from baloot_conformance.cli import diff_commands
 from baloot_conformance.cli.check_commands import Progress
 from baloot_conformance.cli.output import TEXT_ERRORS, check_target, replaced
 from baloot_conformance.rules.loading import load_ruleset
@@ -127,6 +128,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="text report: a line for every case (by default passes are counted, and "
         "unsupported and skipped cases given as one line per reason)",
     )
+    diff_commands.add_baseline_option(suite, "suite")
     suite.set_defaults(handler=_suite)
 
 
@@ -173,6 +175,7 @@ def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     entries = []
     if args.expectations:
         entries = expectations.load(args.expectations, missing_ok=args.update_expectations)
+    baseline = diff_commands.load_baseline(args.baseline, "suite") if args.baseline else None
     if args.output:
         check_target(args.output, [])
     if args.update_expectations:
@@ -208,7 +211,26 @@ def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     run = SuiteRun(__version__, args.engine, engine, judged, problems)
     if not _write(args, run, out, write_report, err):
         return _EXIT_USAGE
+    if baseline is not None:
+        return _against(args, baseline, run, out, err)
     return _EXIT_OK if run.ok else _EXIT_FAIL
+
+
+def _against(args: argparse.Namespace, baseline: Any, run: Any, out: TextIO, err: TextIO) -> int:
+    """``--baseline``: the diff of the run against it, after the report (and appended to
+    ``--summary`` in Markdown); the exit code is the diff's."""
+    from baloot_conformance.report.suite_report import write_json
+
+    report = diff_commands.suite_report(write_json, run, args.output or "this run")
+    code = diff_commands.gate(baseline, report, diff_commands.diff_stream(args, out, err))
+    if args.summary:
+        try:
+            with open(args.summary, "a", encoding="utf-8", errors=TEXT_ERRORS) as summary:
+                diff_commands.markdown(baseline, report, summary)
+        except OSError as exc:
+            print(f"error: {args.summary}: cannot append the diff: {exc.strerror}", file=err)
+            return _EXIT_USAGE
+    return code
 
 
 def _write(
