@@ -18,7 +18,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from test_suite import DEVIANT, DEVIANT_FAILS, REFERENCE
+from test_suite import DEVIANT, DEVIANT_FAILS, REFERENCE, assert_follows_the_schema
 
 from baloot_conformance.cli import main
 from baloot_conformance.resources import spec_path
@@ -67,9 +67,22 @@ def versions(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]
         "suite", "--engine", REFERENCE, *SELECTION, *GAMES, "--format", "json", "-o", str(old)
     )
     assert code == 0, err
-    argv = ("--format", "json", "-o", str(new), "--baseline", str(old))
+    junit = folder / "new.xml"  # the report, and the JSON one besides it
+    argv = (
+        "--format",
+        "junit",
+        "-o",
+        str(junit),
+        "--json-output",
+        str(new),
+        "--baseline",
+        str(old),
+    )
     code, out, err = cli("suite", "--engine", DEVIANT, *SELECTION, *GAMES, *argv)
     assert code == 1, err
+    assert junit.read_text("utf-8").startswith("<?xml")
+    for report in (old, new):
+        assert_follows_the_schema(report.read_text("utf-8"))
     return old, new, out
 
 

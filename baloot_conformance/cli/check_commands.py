@@ -48,7 +48,9 @@ exit codes: 0 every hand conforms, 1 some hand does not (or cannot be replayed),
 2 usage error or unreadable input (a missing file, a file that is not BTN).
 A hand whose divergences all follow from engine defects the ruleset lists (its
 'defects:') is reported as known-defect, counted apart; it fails the run only with
---fail-on-known-defects.
+--fail-on-known-defects. With --baseline FILE (an earlier 'check --format json'
+report), 1 only when a hand regressed since FILE or the run checked nothing (see
+'baloot-conformance diff --help').
 """
 
 

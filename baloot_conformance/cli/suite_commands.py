@@ -36,6 +36,8 @@ defect of the corpus).
 exit codes: 0 no case failed, erred, passed unexpectedly or is invalid, no expectation is
 stale or expired, and some case was checked (passed or failed); 1 otherwise; 2 usage error,
 unreadable expectations file, or an engine that cannot start (the report says why).
+With --baseline FILE, 1 only when a case regressed since FILE or the run went wrong (a
+failure FILE holds passes the gate; see 'baloot-conformance diff --help').
 The protocol: docs/protocol.md.
 """
 
@@ -117,6 +119,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     suite.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
     suite.add_argument(
+        "--json-output",
+        metavar="FILE",
+        help="also write the JSON Lines report to FILE, whatever --format is (the baseline "
+        "of a later run's --baseline or diff)",
+    )
+    suite.add_argument(
         "--summary",
         metavar="FILE",
         help="also append the Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)",
@@ -176,8 +184,9 @@ def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.expectations:
         entries = expectations.load(args.expectations, missing_ok=args.update_expectations)
     baseline = diff_commands.load_baseline(args.baseline, "suite") if args.baseline else None
-    if args.output:
-        check_target(args.output, [])
+    for target in (args.output, args.json_output):
+        if target:
+            check_target(target, [])
     if args.update_expectations:
         check_target(args.expectations, [])
     cases = fixture_cases(args.fixtures, args.ruleset)
@@ -221,7 +230,8 @@ def _against(args: argparse.Namespace, baseline: Any, run: Any, out: TextIO, err
     ``--summary`` in Markdown); the exit code is the diff's."""
     from baloot_conformance.report.suite_report import write_json
 
-    report = diff_commands.suite_report(write_json, run, args.output or "this run")
+    name = args.json_output or args.output or "this run"
+    report = diff_commands.suite_report(write_json, run, name)
     code = diff_commands.gate(baseline, report, diff_commands.diff_stream(args, out, err))
     if args.summary:
         try:
@@ -236,11 +246,15 @@ def _against(args: argparse.Namespace, baseline: Any, run: Any, out: TextIO, err
 def _write(
     args: argparse.Namespace, run: Any, stdout: TextIO, write_report: Any, err: TextIO
 ) -> bool:
-    """The report, to --output (replaced whole) or to standard output, and the Markdown
-    summary appended to --summary; whether the summary could be written."""
+    """The report, to --output (replaced whole) or to standard output, its JSON Lines to
+    --json-output, and the Markdown summary appended to --summary; whether the summary could
+    be written."""
     target = replaced(args.output) if args.output else contextlib.nullcontext(stdout)
     with target as stream:
         write_report(args.format, run, stream, args.verbose)
+    if args.json_output:
+        with replaced(args.json_output) as stream:
+            write_report("json", run, stream)
     if args.summary:
         try:
             with open(args.summary, "a", encoding="utf-8", errors=TEXT_ERRORS) as summary:
