@@ -329,3 +329,26 @@ def test_records_may_carry_fields_and_statuses_of_later_kits(report: Path) -> No
         "game.btn h3": ("fail", "unsupported"),
     }
     assert by_kind(document, "changed") == set(changed)
+
+
+def test_what_is_not_a_report_is_named_with_what_was_expected(report: Path) -> None:
+    folder = report.parent
+    log = next((ROOT / "tests/data/peer-logs/majlis").glob("*.json.gz"))
+    (folder / "array.jsonl").write_text("[1, 2]\n", "utf-8")
+    (folder / "btn.json").write_text('{"format": "btn-json/1", "hands": []}\n', "utf-8")
+    (folder / "empty.jsonl").write_text("", "utf-8")
+    said = {
+        str(folder / "missing.jsonl"): "missing.jsonl: no such report",
+        str(folder): "a folder, not a report",
+        str(log): "not UTF-8 text",
+        str(folder / "array.jsonl"): "array.jsonl:1:1: expected a JSON object, found a list",
+        str(folder / "btn.json"): "btn.json:1:1: expected the report's header record first",
+        str(folder / "empty.jsonl"): "empty.jsonl:1:1: the report is empty",
+    }
+    for path, words in said.items():
+        code, out, err = cli("diff", str(report), path)
+        assert code == 2 and words in err and not out, (path, err)
+        assert "Traceback" not in err and len(err.splitlines()) <= 3
+    code, _, err = cli("diff", str(report), str(report), "-o", str(report))
+    assert code == 2 and "one of the inputs" in err
+    assert records(report)[-1]["record"] == "summary"  # left as it was

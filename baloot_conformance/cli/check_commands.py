@@ -259,7 +259,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         )
         recording = None
         if baseline is not None:  # the run's records kept for the diff after it
-            reporter = recording = diff_commands.Recording(reporter, args.output or "this run")
+            name = args.output if args.output and args.format == "json" else "this run"
+            reporter = recording = diff_commands.Recording(reporter, name)
         reporter.start(header)
         progress = Progress(err)
         passed = failed = known = errors = divergences = unreadable = 0

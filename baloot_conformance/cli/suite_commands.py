@@ -230,7 +230,7 @@ def _against(args: argparse.Namespace, baseline: Any, run: Any, out: TextIO, err
     ``--summary`` in Markdown); the exit code is the diff's."""
     from baloot_conformance.report.suite_report import write_json
 
-    name = args.json_output or args.output or "this run"
+    name = args.json_output or (args.output if args.format == "json" else None) or "this run"
     report = diff_commands.suite_report(write_json, run, name)
     code = diff_commands.gate(baseline, report, diff_commands.diff_stream(args, out, err))
     if args.summary:
