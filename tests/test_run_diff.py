@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -352,3 +353,33 @@ def test_what_is_not_a_report_is_named_with_what_was_expected(report: Path) -> N
     code, _, err = cli("diff", str(report), str(report), "-o", str(report))
     assert code == 2 and "one of the inputs" in err
     assert records(report)[-1]["record"] == "summary"  # left as it was
+
+
+def test_what_a_report_holds_cannot_forge_a_line_or_a_link(report: Path) -> None:
+    """A transcript's path, a message: text the kit does not control, kept on its line."""
+    lines = [json.loads(line) for line in report.read_text("utf-8").splitlines()]
+    hostile = "x\nPASS no regression\x1b[31m | [a](http://x) <b>"
+    for record in lines[1:-1]:
+        record["path"] = hostile
+    (h2,) = [r for r in lines if r.get("position") == "h2"]
+    h2["divergences"][0]["message"] = hostile
+    old = rewritten(report, [json.dumps(r) for r in lines], "old.jsonl")
+    h2.update(status="pass", divergences=[])  # fixed: listed by name
+    (h3,) = [r for r in lines if r.get("position") == "h3"]
+    h3["divergences"][0]["rule_id"] = hostile  # a changed divergence
+    new = rewritten(report, [json.dumps(r) for r in lines], "new.jsonl")
+    code, text, _ = cli("diff", old, new)
+    assert code == 1
+    assert [x for x in text.splitlines() if x.startswith("PASS")] == []
+    assert "\x1b" not in text and text.count("\n") == len(text.splitlines())
+    code, markdown, _ = cli("diff", new, old, "--format", "markdown")
+    assert not re.search(
+        r"(?<!\\)[\[\]<]",
+        markdown.replace("<details>", "")
+        .replace("<summary>", "")
+        .replace("</summary>", "")
+        .replace("</details>", ""),
+    )
+    assert "\nPASS" not in markdown
+    rows = [x for x in markdown.splitlines() if x.startswith("| x")]
+    assert rows and all(x.count(" | ") == 5 for x in rows)  # six cells, no forged column
