@@ -22,6 +22,7 @@ import pytest
 from test_suite import DEVIANT, DEVIANT_FAILS, REFERENCE, assert_follows_the_schema
 
 from baloot_conformance.cli import main
+from baloot_conformance.report import run_reports
 from baloot_conformance.resources import spec_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -332,8 +333,14 @@ def test_records_may_carry_fields_and_statuses_of_later_kits(report: Path) -> No
     assert by_kind(document, "changed") == set(changed)
 
 
-def test_what_is_not_a_report_is_named_with_what_was_expected(report: Path) -> None:
+def test_what_is_not_a_report_is_named_with_what_was_expected(
+    report: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = report.parent
+    monkeypatch.setattr(run_reports, "MAX_LINE", 5_000)  # as 16 MiB would be, sooner
+    (folder / "long.jsonl").write_text('{"record": "header", "kit": "' + "x" * 6_000, "utf-8")
+    (folder / "deep.jsonl").write_text("[" * 4_000 + "\n", "utf-8")
+    (folder / "digits.jsonl").write_text('{"record": ' + "9" * 4_500 + "}\n", "utf-8")
     log = next((ROOT / "tests/data/peer-logs/majlis").glob("*.json.gz"))
     (folder / "array.jsonl").write_text("[1, 2]\n", "utf-8")
     (folder / "btn.json").write_text('{"format": "btn-json/1", "hands": []}\n', "utf-8")
@@ -345,6 +352,9 @@ def test_what_is_not_a_report_is_named_with_what_was_expected(report: Path) -> N
         str(folder / "array.jsonl"): "array.jsonl:1:1: expected a JSON object, found a list",
         str(folder / "btn.json"): "btn.json:1:1: expected the report's header record first",
         str(folder / "empty.jsonl"): "empty.jsonl:1:1: the report is empty",
+        str(folder / "long.jsonl"): "long.jsonl:1:1: a line over 5,000 characters",
+        str(folder / "deep.jsonl"): "deep.jsonl:1:1: not a JSON Lines record: nested too deeply",
+        str(folder / "digits.jsonl"): "a number of over 4,300 digits",
     }
     for path, words in said.items():
         code, out, err = cli("diff", str(report), path)

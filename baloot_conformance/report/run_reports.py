@@ -18,9 +18,9 @@ pointer of the field, what was expected and what to do. It judges nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TextIO
 
 from baloot_conformance.errors import Location, UnreadableInputError
 
@@ -343,7 +343,7 @@ def read_report(path: str) -> RunReport:
     reader = ReportReader(path)
     try:
         with open(path, encoding="utf-8") as stream:
-            feed_lines(reader, stream)
+            feed_lines(reader, _bounded_lines(stream, path))
     except FileNotFoundError:
         raise ReportError(f"{path}: no such report", hint=_HINT) from None
     except IsADirectoryError:
@@ -352,9 +352,30 @@ def read_report(path: str) -> RunReport:
         raise ReportError(f"{path}: cannot read it: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise ReportError(
-            f"{path}: not UTF-8 text (byte {exc.start}): not a JSON Lines report", hint=_HINT
+            f"{path}: not UTF-8 text ({exc.reason}): not a JSON Lines report", hint=_HINT
         ) from None
     return reader.finish()
+
+
+MAX_LINE = 16 * 1024 * 1024
+"""The longest line of a report read back, in characters (a hand's record is a few KiB)."""
+
+
+def _bounded_lines(stream: TextIO, path: str) -> Iterator[str]:
+    """The lines of ``stream``, none read past :data:`MAX_LINE`."""
+    number = 0
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_LINE:
+            raise ReportError(
+                f"a line over {MAX_LINE:,} characters: no record of a report is that long",
+                location=Location(path, number, 1),
+                hint=_HINT,
+            )
+        yield line
 
 
 def feed_lines(reader: ReportReader, lines: Iterable[str]) -> None:
@@ -368,6 +389,12 @@ def feed_lines(reader: ReportReader, lines: Iterable[str]) -> None:
             continue
         try:
             record = json.loads(text)
+        except RecursionError:
+            raise ReportError(
+                "not a JSON Lines record: nested too deeply",
+                location=Location(reader.path, number, 1),
+                hint=_HINT,
+            ) from None
         except json.JSONDecodeError as exc:
             start = text.lstrip()[:1]
             what = (
@@ -384,6 +411,11 @@ def feed_lines(reader: ReportReader, lines: Iterable[str]) -> None:
                 f"at column {exc.colno})",
                 location=Location(reader.path, number, exc.colno),
                 hint=_HINT,
+            ) from None
+        except ValueError as exc:  # an integer past Python's 4,300 digits
+            said = "a number of over 4,300 digits" if "digits" in str(exc) else str(exc)
+            raise ReportError(
+                f"not a JSON Lines record: {said}", location=Location(reader.path, number, 1)
             ) from None
         reader.feed(record, number)
 
