@@ -393,3 +393,16 @@ def test_what_a_report_holds_cannot_forge_a_line_or_a_link(report: Path) -> None
     assert "\nPASS" not in markdown
     rows = [x for x in markdown.splitlines() if x.startswith("| x")]
     assert rows and all(x.count(" | ") == 5 for x in rows)  # six cells, no forged column
+
+
+def test_the_new_report_may_come_on_standard_input(
+    report: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Stdin:
+        buffer = io.BytesIO(report.read_bytes())
+
+    monkeypatch.setattr("sys.stdin", Stdin())
+    code, out, _ = cli("diff", str(report), "-")
+    assert code == 0 and out.splitlines()[0].endswith("report.jsonl → -")
+    code, _, err = cli("diff", "-", "-")
+    assert code == 2 and "only one of OLD and NEW" in err

@@ -48,6 +48,7 @@ _EPILOG = """\
 examples:
   baloot-conformance diff main.jsonl pr.jsonl
   baloot-conformance diff main.jsonl pr.jsonl --format markdown -o comment.md
+  baloot-conformance check games/ --format json | baloot-conformance diff main.jsonl -
   baloot-conformance suite --engine ./my-adapter --format json -o pr.jsonl --baseline main.jsonl
 
 A hand (its file and position) of a check report, or a case (its id) of a suite report, is
@@ -75,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     diff.add_argument("old", metavar="OLD", help="the earlier run's report (the baseline)")
-    diff.add_argument("new", metavar="NEW", help="the later run's report")
+    diff.add_argument("new", metavar="NEW", help="the later run's report (- for standard input)")
     diff.add_argument(
         "--format",
         choices=DIFF_FORMATS,
@@ -98,6 +99,9 @@ def add_baseline_option(parser: argparse.ArgumentParser, command: str) -> None:
 
 
 def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    if args.old == args.new == "-":
+        print("error: only one of OLD and NEW can be standard input (-)", file=err)
+        return 2
     old = read_report(args.old)
     new = read_report(args.new)
     diff = compare(old, new)

@@ -17,7 +17,9 @@ pointer of the field, what was expected and what to do. It judges nothing.
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple, TextIO
@@ -335,13 +337,20 @@ class ReportReader:
 
 
 def read_report(path: str) -> RunReport:
-    """The report stored in the file ``path``.
+    """The report stored in the file ``path`` (``-``: standard input).
 
     Raises:
         ReportError: it cannot be read, or is not a whole report this kit reads.
     """
     reader = ReportReader(path)
     try:
+        if path == "-":  # standard input, read as UTF-8 whatever the locale
+            stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
+            try:
+                feed_lines(reader, _bounded_lines(stdin, path))
+            finally:
+                stdin.detach()
+            return reader.finish()
         with open(path, encoding="utf-8") as stream:
             feed_lines(reader, _bounded_lines(stream, path))
     except FileNotFoundError:
