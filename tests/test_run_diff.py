@@ -23,6 +23,8 @@ from test_suite import DEVIANT, DEVIANT_FAILS, REFERENCE, assert_follows_the_sch
 
 from baloot_conformance.cli import main
 from baloot_conformance.report import run_reports
+from baloot_conformance.report.run_diff import classify
+from baloot_conformance.report.run_reports import Finding, Outcome
 from baloot_conformance.resources import spec_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -406,3 +408,49 @@ def test_the_new_report_may_come_on_standard_input(
     assert code == 0 and out.splitlines()[0].endswith("report.jsonl → -")
     code, _, err = cli("diff", "-", "-")
     assert code == 2 and "only one of OLD and NEW" in err
+
+
+# --- the table of transitions (report/run_diff.py, docs/ci.md) ---------------------------------
+
+RULE = Finding("h1.cardscore", "scoring.sun.conversion", "claims")
+OTHER = Finding("h1.t6.p4.legal", "play.hokum.overruff", "legal")
+
+
+def outcome(verdict: str, *findings: Finding, defects: tuple[str, ...] = ()) -> Outcome:
+    return Outcome(("x",), "x", verdict, findings, defects=defects)
+
+
+KNOWN = outcome("known-defect", RULE, defects=("d",))
+PARTLY_FIXED = ("changed-divergence", False)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "defects_fail", "expected"),
+    [
+        (outcome("pass"), outcome("fail", RULE), False, ("new-failure", True)),
+        (outcome("unsupported"), outcome("error"), False, ("new-failure", True)),
+        (outcome("xfail", RULE), outcome("xpass"), False, ("new-failure", True)),
+        (None, outcome("invalid"), False, ("new-failure", True)),
+        (outcome("pass"), KNOWN, True, ("new-failure", True)),  # --fail-on-known-defects
+        (outcome("fail", RULE), outcome("fail", RULE), False, None),
+        (outcome("fail", RULE), outcome("error"), False, ("changed-divergence", True)),
+        (outcome("fail", RULE), outcome("fail", OTHER), False, ("changed-divergence", True)),
+        (outcome("fail", RULE, OTHER), outcome("fail", OTHER), False, PARTLY_FIXED),
+        (outcome("fail", RULE), outcome("fail", RULE, RULE), False, ("changed-divergence", True)),
+        (outcome("fail", RULE), outcome("pass"), False, ("fixed", False)),
+        (outcome("error"), outcome("xfail", RULE), False, ("fixed", False)),
+        (outcome("fail", RULE), KNOWN, False, ("fixed", False)),
+        (outcome("fail", RULE), outcome("skip"), False, ("changed", False)),
+        (outcome("pass"), outcome("unsupported"), False, ("changed", False)),
+        (outcome("pass"), outcome("xfail", RULE), False, ("changed", False)),
+        (KNOWN, outcome("known-defect", RULE, defects=("e",)), False, ("changed", False)),
+        (outcome("pass"), outcome("pass"), False, None),
+        (None, outcome("pass"), False, ("added", False)),
+        (None, outcome("skip"), False, ("added", False)),
+        (outcome("fail", RULE), None, False, ("removed", False)),
+    ],
+)  # fmt: skip
+def test_each_transition(
+    old: Outcome | None, new: Outcome | None, defects_fail: bool, expected: Any
+) -> None:
+    assert classify(old, new, defects_fail, defects_fail) == expected
