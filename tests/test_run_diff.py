@@ -23,9 +23,10 @@ from test_suite import DEVIANT, DEVIANT_FAILS, REFERENCE, assert_follows_the_sch
 
 from baloot_conformance.cli import main
 from baloot_conformance.report import run_reports
-from baloot_conformance.report.run_diff import classify
+from baloot_conformance.report.run_diff import BAD, GOOD, UNCHECKED, classify
 from baloot_conformance.report.run_reports import Finding, Outcome
 from baloot_conformance.resources import spec_path
+from baloot_conformance.suite.cases import VERDICTS
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Fixtures where the deviant's two rules decide and fixtures where they do not; two games
@@ -454,3 +455,16 @@ def test_each_transition(
     old: Outcome | None, new: Outcome | None, defects_fail: bool, expected: Any
 ) -> None:
     assert classify(old, new, defects_fail, defects_fail) == expected
+
+
+def test_every_verdict_a_report_can_give_is_read_and_classed() -> None:
+    """The reader knows every status and verdict the two report schemas allow (a verdict
+    added to one must be added here, and said to be bad, good or unchecked)."""
+    check = json.loads(spec_path("schema", "report.schema.json").read_text("utf-8"))
+    suite = json.loads(spec_path("schema", "suite-report.schema.json").read_text("utf-8"))
+    statuses = set(check["$defs"]["hand"]["properties"]["status"]["enum"])
+    verdicts = set(suite["$defs"]["case"]["properties"]["verdict"]["enum"])
+    assert statuses <= set(run_reports.CHECK_STATUSES)
+    assert verdicts == set(run_reports.SUITE_VERDICTS) == set(VERDICTS)
+    known = set(run_reports.CHECK_STATUSES) | verdicts
+    assert known == BAD | GOOD | UNCHECKED and len(known) == len(BAD) + len(GOOD) + len(UNCHECKED)

@@ -58,6 +58,8 @@ BAD = frozenset({"fail", "error", "xpass", "invalid"})
 """The verdicts that fail a run (and ``known-defect`` under ``--fail-on-known-defects``)."""
 UNCHECKED = frozenset({"skip", "unsupported"})
 """The verdicts of an outcome of which nothing was judged."""
+GOOD = frozenset({"pass", "xfail", "known-defect"})
+"""The verdicts that pass a run. Every verdict a report can give is in one of the three."""
 
 
 @dataclass(frozen=True, slots=True)
