@@ -26,7 +26,6 @@ from baloot_conformance.btn.runs import iter_game_runs, repeats_hand_numbers
 from baloot_conformance.check.hand_check import REQUIRABLE
 from baloot_conformance.check.run import check_hands, check_transcript, ruleset_of, ruleset_tag
 from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
-from baloot_conformance.cli import diff_commands
 from baloot_conformance.cli.inputs import Inputs, expand, is_stream
 from baloot_conformance.cli.output import replaced
 from baloot_conformance.errors import BalootError, UnreadableInputError
@@ -136,7 +135,6 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="replay every hand on the reference path, without the fast lane for hands that "
         "pass (the report is the same, only slower)",
     )
-    diff_commands.add_baseline_option(check, "check")
     check.set_defaults(handler=_check)
 
     generate = subparsers.add_parser(
@@ -230,6 +228,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.baseline and args.fail_fast:
         print("error: --baseline compares whole runs: drop --fail-fast", file=err)
         return _EXIT_USAGE
+    from baloot_conformance.cli import diff_commands  # --baseline (added by it)
+
     baseline = diff_commands.load_baseline(args.baseline, "check") if args.baseline else None
     required = _required(args.require)
     patterns = args.files or (["-"] if not sys.stdin.isatty() else [])

@@ -64,7 +64,8 @@ read (not JSON Lines, cut short, another format version, two reports of differen
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
-    """Add ``diff`` to the CLI."""
+    """Add ``diff`` to the CLI, and ``--baseline`` to ``check`` and ``suite`` (registered
+    already), so that the comparison's options live in one module."""
     diff = subparsers.add_parser(
         "diff",
         help="what changed between two runs' JSON reports (a CI gate on regressions)",
@@ -85,6 +86,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     diff.add_argument("-o", "--output", metavar="FILE", help="write the diff to FILE")
     diff.set_defaults(handler=_diff)
+    for command in ("check", "suite"):  # registered before this module (cli.build_parser)
+        add_baseline_option(subparsers.choices[command], command)
 
 
 def add_baseline_option(parser: argparse.ArgumentParser, command: str) -> None:

@@ -9,7 +9,6 @@ import datetime
 import os
 from typing import TYPE_CHECKING, Any, TextIO
 
-from baloot_conformance.cli import diff_commands
 from baloot_conformance.cli.check_commands import Progress
 from baloot_conformance.cli.output import TEXT_ERRORS, check_target, replaced
 from baloot_conformance.rules.loading import load_ruleset
@@ -136,7 +135,6 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="text report: a line for every case (by default passes are counted, and "
         "unsupported and skipped cases given as one line per reason)",
     )
-    diff_commands.add_baseline_option(suite, "suite")
     suite.set_defaults(handler=_suite)
 
 
@@ -183,6 +181,8 @@ def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     entries = []
     if args.expectations:
         entries = expectations.load(args.expectations, missing_ok=args.update_expectations)
+    from baloot_conformance.cli import diff_commands  # --baseline (added by it)
+
     baseline = diff_commands.load_baseline(args.baseline, "suite") if args.baseline else None
     for target in (args.output, args.json_output):
         if target:
@@ -228,6 +228,7 @@ def _suite(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _against(args: argparse.Namespace, baseline: Any, run: Any, out: TextIO, err: TextIO) -> int:
     """``--baseline``: the diff of the run against it, after the report (and appended to
     ``--summary`` in Markdown); the exit code is the diff's."""
+    from baloot_conformance.cli import diff_commands
     from baloot_conformance.report.suite_report import write_json
 
     name = args.json_output or (args.output if args.format == "json" else None) or "this run"
