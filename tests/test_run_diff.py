@@ -324,7 +324,7 @@ def test_records_may_carry_fields_and_statuses_of_later_kits(report: Path) -> No
     for record in lines[1:-1]:
         record["engine"] = {"name": "e", "version": "2"}
         if record["position"] in ("h1", "h3"):
-            record.update(status="unsupported", divergences=[])
+            record.update(status="unsupported", divergences=[], missing_features=["sawa"])
     later = rewritten(report, [json.dumps(r) for r in lines], "later.jsonl")
     code, document = diff_json(report, Path(later))
     assert code == 0
@@ -334,6 +334,7 @@ def test_records_may_carry_fields_and_statuses_of_later_kits(report: Path) -> No
         "game.btn h3": ("fail", "unsupported"),
     }
     assert by_kind(document, "changed") == set(changed)
+    assert {c["new"]["message"] for c in document["changes"]} == {"needs sawa"}
 
 
 def test_what_is_not_a_report_is_named_with_what_was_expected(
@@ -468,3 +469,17 @@ def test_every_verdict_a_report_can_give_is_read_and_classed() -> None:
     assert verdicts == set(run_reports.SUITE_VERDICTS) == set(VERDICTS)
     known = set(run_reports.CHECK_STATUSES) | verdicts
     assert known == BAD | GOOD | UNCHECKED and len(known) == len(BAD) + len(GOOD) + len(UNCHECKED)
+
+
+def test_a_check_report_names_its_engine_when_its_hands_do(report: Path) -> None:
+    """Hand records that carry the engine their transcript names (its [Engine] tags): the
+    diff says when the engine changed between the two runs."""
+    lines = [json.loads(line) for line in report.read_text("utf-8").splitlines()]
+    versions = []
+    for version in ("1.0", "1.1"):
+        for record in lines[1:-1]:
+            record["engine"] = {"name": "my-engine", "version": version}
+        versions.append(rewritten(report, [json.dumps(r) for r in lines], f"{version}.jsonl"))
+    code, out, _ = cli("diff", *versions)
+    assert code == 0
+    assert "note: the engine changed: my-engine 1.0 → my-engine 1.1" in out.splitlines()

@@ -95,7 +95,9 @@ class RunReport:
     format: str
     kit: str
     engine: str | None = None
-    """The engine's name and version (a suite report's handshake), else ``None``."""
+    """The engine's name and version: a suite report's handshake, or what the hands of a
+    check report name (their transcripts' ``[Engine]`` tags, when the records carry them);
+    else ``None``."""
     ruleset: str | None = None
     """The ruleset of the run (``saudi@1.3.0``), when the report names one for all."""
     outcomes: dict[tuple[str, ...], Outcome] = field(default_factory=dict)
@@ -121,6 +123,7 @@ class ReportReader:
         self._summary = False
         self._line = 0
         self._seen: dict[tuple[str, str], int] = {}
+        self._engines: dict[str, None] = {}  # the engines check's hands name, in order
 
     def error(self, line: int, message: str, hint: str | None = _HINT) -> ReportError:
         return ReportError(message, location=Location(self.path, line, 1), hint=hint)
@@ -193,6 +196,10 @@ class ReportReader:
                 hint="run it again to its end, or keep the last complete report",
             )
         report = self._report
+        if self._engines and report.engine is None:
+            names = list(self._engines)
+            more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+            report.engine = ", ".join(names[:3]) + more
         if not any(o.verdict in CHECKED for o in report.outcomes.values()) and not report.problems:
             report.problems.append(
                 f"nothing was checked: no {report.unit} passed or failed"
@@ -257,6 +264,14 @@ class ReportReader:
         findings = []
         where = _location(record.get("location"))
         message = _optional_text(record, "error", self, line)
+        engine = record.get("engine")  # what the transcript's [Engine] tags say, if given
+        if isinstance(engine, dict) and isinstance(engine.get("name"), str):
+            version = engine.get("version")
+            said = engine["name"] + (f" {version}" if isinstance(version, str) else "")
+            self._engines.setdefault(said)
+        missing = record.get("missing_features")  # an unsupported hand's
+        if status == "unsupported" and isinstance(missing, list) and missing:
+            message = "needs " + ", ".join(str(feature) for feature in missing)
         divergences = record.get("divergences", [])
         if not isinstance(divergences, list):
             raise self.error(line, f"/divergences: expected a list, found {_type(divergences)}")
