@@ -47,7 +47,9 @@ exit codes: 0 every hand conforms, 1 some hand does not (or cannot be replayed),
 2 usage error or unreadable input (a missing file, a file that is not BTN).
 A hand whose divergences all follow from engine defects the ruleset lists (its
 'defects:') is reported as known-defect, counted apart; it fails the run only with
---fail-on-known-defects.
+--fail-on-known-defects. With --baseline FILE (an earlier 'check --format json'
+report), 1 only when a hand regressed since FILE or the run checked nothing (see
+'baloot-conformance diff --help').
 """
 
 
@@ -223,6 +225,12 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.scheduler and args.executor != "dask":
         print("error: --scheduler needs --executor dask", file=err)
         return _EXIT_USAGE
+    if args.baseline and args.fail_fast:
+        print("error: --baseline compares whole runs: drop --fail-fast", file=err)
+        return _EXIT_USAGE
+    from baloot_conformance.cli import diff_commands  # --baseline (added by it)
+
+    baseline = diff_commands.load_baseline(args.baseline, "check") if args.baseline else None
     required = _required(args.require)
     patterns = args.files or (["-"] if not sys.stdin.isatty() else [])
     if not patterns:
@@ -249,6 +257,10 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         reporter = make_reporter(
             args.format, stream, color=bool(color), ruleset=ruleset, defects_fail=defects_fail
         )
+        recording = None
+        if baseline is not None:  # the run's records kept for the diff after it
+            name = args.output if args.output and args.format == "json" else "this run"
+            reporter = recording = diff_commands.Recording(reporter, name)
         reporter.start(header)
         progress = Progress(err)
         passed = failed = known = errors = divergences = unreadable = 0
@@ -317,6 +329,9 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         reporter.finish(summary)
     if unreadable:
         return _EXIT_USAGE
+    if baseline is not None and recording is not None:
+        stream = diff_commands.diff_stream(args, out, err)
+        return diff_commands.gate(baseline, recording.report(), stream)
     return _EXIT_OK if summary.ok else _EXIT_FAIL
 
 

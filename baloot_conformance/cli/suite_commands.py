@@ -36,6 +36,8 @@ crashed, hung or answered garbage, or its answers differ under --repeat), skip, 
 exit codes: 0 no case failed, erred, passed unexpectedly or is invalid, no expectation is
 stale or expired, and some case was checked (passed or failed); 1 otherwise; 2 usage error,
 unreadable expectations file, or an engine that cannot start (the report says why).
+With --baseline FILE, 1 only when a case regressed since FILE or the run went wrong (a
+failure FILE holds passes the gate; see 'baloot-conformance diff --help').
 The protocol: docs/protocol.md.
 """.replace("{diagnosis}", diagnosis.EPILOG)
 
@@ -117,6 +119,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     suite.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
     suite.add_argument(
+        "--json-output",
+        metavar="FILE",
+        help="also write the JSON Lines report to FILE, whatever --format is (the baseline "
+        "of a later run's --baseline or diff)",
+    )
+    suite.add_argument(
         "--summary",
         metavar="FILE",
         help="also append the Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY)",
@@ -186,8 +194,12 @@ def _suite_run(args: argparse.Namespace, out: TextIO, err: TextIO, trace: Any) -
     entries = []
     if args.expectations:
         entries = expectations.load(args.expectations, missing_ok=args.update_expectations)
-    if args.output:
-        check_target(args.output, [])
+    from baloot_conformance.cli import diff_commands  # --baseline (added by it)
+
+    baseline = diff_commands.load_baseline(args.baseline, "suite") if args.baseline else None
+    for target in (args.output, args.json_output):
+        if target:
+            check_target(target, [])
     if args.update_expectations:
         check_target(args.expectations, [])
     if args.smoke:
@@ -236,17 +248,42 @@ def _suite_run(args: argparse.Namespace, out: TextIO, err: TextIO, trace: Any) -
     )
     if not _write(args, run, out, write_report, err):
         return _EXIT_USAGE
+    if baseline is not None:
+        return _against(args, baseline, run, out, err)
     return _EXIT_OK if run.ok else _EXIT_FAIL
+
+
+def _against(args: argparse.Namespace, baseline: Any, run: Any, out: TextIO, err: TextIO) -> int:
+    """``--baseline``: the diff of the run against it, after the report (and appended to
+    ``--summary`` in Markdown); the exit code is the diff's."""
+    from baloot_conformance.cli import diff_commands
+    from baloot_conformance.report.suite_report import write_json
+
+    name = args.json_output or (args.output if args.format == "json" else None) or "this run"
+    report = diff_commands.suite_report(write_json, run, name)
+    code = diff_commands.gate(baseline, report, diff_commands.diff_stream(args, out, err))
+    if args.summary:
+        try:
+            with open(args.summary, "a", encoding="utf-8", errors=TEXT_ERRORS) as summary:
+                diff_commands.markdown(baseline, report, summary)
+        except OSError as exc:
+            print(f"error: {args.summary}: cannot append the diff: {exc.strerror}", file=err)
+            return _EXIT_USAGE
+    return code
 
 
 def _write(
     args: argparse.Namespace, run: Any, stdout: TextIO, write_report: Any, err: TextIO
 ) -> bool:
-    """The report, to --output (replaced whole) or to standard output, and the Markdown
-    summary appended to --summary; whether the summary could be written."""
+    """The report, to --output (replaced whole) or to standard output, its JSON Lines to
+    --json-output, and the Markdown summary appended to --summary; whether the summary could
+    be written."""
     target = replaced(args.output) if args.output else contextlib.nullcontext(stdout)
     with target as stream:
         write_report(args.format, run, stream, args.verbose)
+    if args.json_output:
+        with replaced(args.json_output) as stream:
+            write_report("json", run, stream)
     if args.summary:
         try:
             with open(args.summary, "a", encoding="utf-8", errors=TEXT_ERRORS) as summary:

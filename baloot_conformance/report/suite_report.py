@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from baloot_conformance.report.junit import xml_text
+from baloot_conformance.report.run_reports import SUITE_FORMAT
 from baloot_conformance.suite.cases import VERDICTS, CaseResult, Failure
 
 BAD = frozenset({"fail", "error", "xpass", "invalid"})
@@ -250,6 +251,7 @@ def write_json(run: SuiteRun, stream: TextIO) -> None:
         "kit": run.kit_version,
         "command": run.command,
         "engine": run.engine,
+        "format": SUITE_FORMAT,
     }
     if run.smoke:
         header["smoke"] = True
