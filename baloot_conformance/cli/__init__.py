@@ -24,6 +24,7 @@ from baloot_conformance import build_kind, processes
 from baloot_conformance.cli import (
     btn_commands,
     check_commands,
+    dashboard_commands,
     fixture_commands,
     show_commands,
     spec_commands,
@@ -95,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
         spec_commands,
         btn_commands,
         fixture_commands,
+        dashboard_commands,
     ):
         module.register(subparsers)
     spec_commands.register_infer(subparsers)
