@@ -229,6 +229,35 @@ def test_the_site_never_touches_files_it_did_not_write(versions: Path, tmp_path:
     assert "index.html" in listed and "notes.txt" not in listed
 
 
+def test_nothing_a_report_says_becomes_markup(versions: Path, tmp_path: Path) -> None:
+    """Engine names, paths and messages are text: escaped in the pages and the badges."""
+    hostile = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+    lines = (versions / "v2.jsonl").read_text(encoding="utf-8").splitlines()
+    changed = []
+    for line in lines:
+        record = json.loads(line)
+        if record["record"] == "hand":
+            record["engine"] = {"name": hostile, "version": hostile}
+            for divergence in record["divergences"]:
+                divergence["message"] += hostile
+        changed.append(json.dumps(record))
+    report = tmp_path / "hostile.jsonl"
+    report.write_text("\n".join(changed) + "\n", encoding="utf-8")
+    site = tmp_path / "site"
+    assert run("dashboard", str(report), "--to", str(site), "--no-infer", "--quiet")[0] == 0
+    for page in site.rglob("*.*"):
+        text = page.read_text(encoding="utf-8")
+        assert "<script" not in text and "<img" not in text, page
+        if page.suffix == ".svg":
+            ET.fromstring(text)
+    assert "&lt;script&gt;alert(1)" in (site / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_report_given_twice_is_refused(versions: Path, tmp_path: Path) -> None:
+    v1 = str(versions / "v1.jsonl")
+    assert "given twice" in _error(v1, v1, "--to", str(tmp_path / "site"))
+
+
 # --- the committed example -----------------------------------------------------------------------
 
 

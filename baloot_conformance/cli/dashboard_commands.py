@@ -95,6 +95,12 @@ def _dashboard(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         raise UnreadableInputError(
             f"--diagrams {args.diagrams}: expected 0 or more", hint="e.g. --diagrams 5"
         )
+    twice = sorted({path for path in args.reports if args.reports.count(path) > 1})
+    if twice:
+        raise UnreadableInputError(
+            f"the report {twice[0]} is given twice: its results would count twice",
+            hint="give each report once",
+        )
     labels = _labels(args.engine, args.reports)
     reports = [read_report(path, labels.get(path)) for path in args.reports]
     if not any(report.results for report in reports):
