@@ -116,6 +116,9 @@ class RuleFailing:
 
 @dataclass
 class RulePage:
+    """A rule that some divergence names: its statement (from a shipped ruleset that has it)
+    and the engines that fail it, ruleset by ruleset."""
+
     rule_id: str
     slug: str
     statement: str | None
@@ -124,6 +127,8 @@ class RulePage:
 
 @dataclass
 class HistoryLine:
+    """An engine's version under one ruleset id, against the version before it."""
+
     version: str
     row: Row
     new_failures: list[Result]
@@ -134,6 +139,8 @@ class HistoryLine:
 
 @dataclass
 class EnginePage:
+    """An engine: its rows, in the order of its versions."""
+
     name: str
     slug: str
     rows: list[Row]
@@ -149,6 +156,8 @@ class EnginePage:
 
 @dataclass
 class Dashboard:
+    """The whole site's model: the matrix's rows and columns, the engines, the rules."""
+
     rows: list[Row]
     areas: list[str]
     engines: list[EnginePage]

@@ -154,6 +154,9 @@ class _Record:
         self.data, self.path, self.line = data, path, line
 
     def get(self, key: str, kinds: tuple[type, ...], pointer: str = "", default: Any = ...) -> Any:
+        """The field ``key`` of the object at ``pointer`` (``/divergences/0``), of one of
+        ``kinds``; ``default`` when it is missing and one is given, else an error naming the
+        line and the field's pointer."""
         data: Any = self.data
         for part in pointer.strip("/").split("/") if pointer else ():
             if isinstance(data, dict):
