@@ -157,7 +157,7 @@ def test_suite_reports_of_two_versions_give_the_deviations(tmp_path: Path) -> No
         report = tmp_path / f"{name}.jsonl"
         run(
             "suite", "--engine", engine, "--ruleset", "saudi", "--fixtures",
-            "play.hokum.overruff.*,scoring.contract.tie.*", "--generated", "0",
+            "play.hokum.overruff.*,scoring.contract.tie.*", "--generated", "6",
             "--jobs", "1", "--format", "json", "-o", str(report),
         )  # fmt: skip
         reports.append(read_report(str(report), EngineLabel("reference", name)))
@@ -166,12 +166,18 @@ def test_suite_reports_of_two_versions_give_the_deviations(tmp_path: Path) -> No
     assert [r.case for r in lines[1].new_failures] == [
         "play.hokum.overruff.pass-2",
         "scoring.contract.tie.pass-1",
+        "generated.saudi.4",  # a Sun at 65, which the deviant rounds to 14
+        "generated.saudi.5",
     ]
     ref, dev = board.rows
     assert ref.total["fail"] == 0 and dev.cells["play"]["fail"] == 1
-    assert dev.cells["scoring"]["fail"] == 1
+    assert dev.cells["scoring"]["fail"] == 3  # the fixture and the two games
     assert dev.listed["play"][0].table is not None  # the fixture drawn where the engine parts
-    assert ref.cells["play"]["pass"] == ref.total["pass"]  # each fixture makes a play rule act
+    # The generated games are made again from their seeds: drawn, and their passes counted.
+    (game,) = [r for r in dev.listed["scoring"] if r.case == "generated.saudi.4"]
+    assert game.table is not None and game.ruleset == "saudi@1.2.0"
+    assert ref.unattributed == 0
+    assert ref.cells["play"]["pass"] == ref.total["pass"]  # each case makes a play rule act
 
 
 # --- errors and the site's folder ----------------------------------------------------------------

@@ -39,8 +39,15 @@ class HandDetails:
     """The table at the root divergence, when there is one to draw."""
 
 
-def hand_details(path: str, ruleset: Ruleset) -> dict[str, HandDetails]:
-    """Every hand of the transcript at ``path`` replayed under ``ruleset``, by position.
+def _reader(path: str, text: str | None) -> btn.TranscriptReader:
+    return (
+        btn.TranscriptReader(path) if text is None else btn.TranscriptReader.from_text(text, path)
+    )
+
+
+def hand_details(path: str, ruleset: Ruleset, text: str | None = None) -> dict[str, HandDetails]:
+    """Every hand of the transcript at ``path`` (or of ``text``, named ``path``: a generated
+    game) replayed under ``ruleset``, by position.
 
     Raises:
         TranscriptSyntaxError, UnreadableInputError: the file is not a readable transcript.
@@ -48,7 +55,7 @@ def hand_details(path: str, ruleset: Ruleset) -> dict[str, HandDetails]:
     trace = Trace()
     found: dict[str, HandDetails] = {}
     seen: dict[str, int] = {}
-    with btn.TranscriptReader(path) as reader:
+    with _reader(path, text) as reader:
         for verdict, _ in replay_hands(reader, path, ruleset, trace=trace, pictures=True):
             counts = trace.counts
             rules = frozenset(r for r, n in counts.items() if n != seen.get(r, 0))
@@ -63,12 +70,15 @@ def hand_details(path: str, ruleset: Ruleset) -> dict[str, HandDetails]:
     return found
 
 
-def table_of_case(path: str, ruleset: Ruleset, position: str) -> Table | None:
+def table_of_case(
+    path: str, ruleset: Ruleset, position: str, text: str | None = None
+) -> Table | None:
     """The table of the transcript at ``path`` just before ``position`` (a suite case's
-    failure, ``h1.t3.p2``, or an observable of that item, ``h1.t6.p4.legal``: the item's),
-    ``None`` when the file cannot be read or the replay does not reach it."""
+    failure, ``h1.t3.p2``, or an observable of that item, ``h1.t6.p4.legal``: the item's;
+    ``text``: see :func:`hand_details`), ``None`` when the file cannot be read or the replay
+    does not reach it."""
     try:
-        with btn.TranscriptReader(path) as reader:
+        with _reader(path, text) as reader:
             hands = list(reader)
     except (BalootError, OSError):
         return None

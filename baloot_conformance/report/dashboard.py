@@ -15,8 +15,9 @@ How a result is counted in the matrix, so that no cell claims more than was chec
 - a result that passes counts as a pass in each area in which a rule decided something
   while its transcript was replayed (the dashboard replays each readable transcript under
   its ruleset with a trace, :func:`~baloot_conformance.check.hand_details.hand_details`):
-  a hand without a declaration is no pass for the projects. A pass whose transcript cannot
-  be read from here counts in the row's total only. The replay never overrules the report:
+  a hand without a declaration is no pass for the projects; a suite's generated game is
+  made again from its seed). A pass whose transcript cannot be read from here counts in the
+  row's total only. The replay never overrules the report:
   a hand whose replay does not give the report's status and root is counted from the report
   alone, as unreadable.
 
@@ -38,10 +39,12 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 
 from baloot_conformance.check.hand_details import hand_details, table_of_case
 from baloot_conformance.compare.diff import diff_rulesets
 from baloot_conformance.compare.inference import Fit, fit, read_transcripts
+from baloot_conformance.corpus.generate import generate_games
 from baloot_conformance.errors import BalootError
 from baloot_conformance.report.dashboard_input import (
     Category,
@@ -221,18 +224,20 @@ def _replay(results: Sequence[Result], rulesets: _Rulesets) -> None:
         groups.setdefault(key, []).append(result)
     for (path, reference, digest, report), members in groups.items():
         ruleset = rulesets.get(reference, digest)
-        found = resolve(path, report)
+        text = _generated(members[0], ruleset)
+        found = resolve(path, report) if text is None else Path(path)
         if ruleset is None or found is None:
             continue
         try:
-            details = hand_details(str(found), ruleset)
+            details = hand_details(str(found), ruleset, text)
         except (BalootError, OSError):
             continue
         for result in members:
             if result.kind == "suite":
                 result.rules = frozenset().union(*(d.rules for d in details.values()))
                 if result.root is not None and result.category != "pass":
-                    result.table = table_of_case(str(found), ruleset, result.root.position)
+                    position = result.root.position
+                    result.table = table_of_case(str(found), ruleset, position, text)
                 continue
             seen = details.get(result.position or "")
             root = result.root.position if result.root else None
@@ -241,6 +246,21 @@ def _replay(results: Sequence[Result], rulesets: _Rulesets) -> None:
             result.rules, result.table = seen.rules, seen.table
     for result in results:
         result.areas = frozenset(area_of(rule) for rule in result.rules)
+
+
+_GENERATED = re.compile(r"generated\.(?P<ruleset>.+)\.(?P<seed>\d+)")
+
+
+def _generated(result: Result, ruleset: Ruleset | None) -> str | None:
+    """A suite's generated game, made again from its seed (its report names it
+    ``generated.RULESET.SEED``, no file); ``None`` for any other result."""
+    match = _GENERATED.fullmatch(result.path)
+    if result.kind != "suite" or match is None or ruleset is None:
+        return None
+    try:
+        return "".join(generate_games(ruleset, int(match["seed"])))
+    except BalootError:
+        return None
 
 
 def _area(result: Result) -> str:
@@ -263,6 +283,10 @@ def build(
     say = progress or (lambda message: None)
     results = [r for report in reports for r in report.results]
     rulesets = _Rulesets()
+    for result in results:  # a suite names a ruleset as loaded (saudi@1), a check as used
+        named = rulesets.get(result.ruleset) if result.kind == "suite" else None
+        if named is not None:
+            result.ruleset = f"{named.id}@{named.version}"
     say(f"replaying the transcripts of {len(results)} results")
     _replay(results, rulesets)
     slugs = _Slugs()
