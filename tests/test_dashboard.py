@@ -225,12 +225,15 @@ def test_the_site_never_touches_files_it_did_not_write(versions: Path, tmp_path:
     outside.write_text("mine too", encoding="utf-8")
     marker = site / MARKER
     marker.write_text(marker.read_text(encoding="utf-8") + "../outside.txt\n", encoding="utf-8")
+    (site / "index.html").unlink()
+    (site / "index.html").symlink_to(outside)  # a page of the site's replaced by a link
     stale = site / "rules" / "play.first_lead.html"
     assert stale.is_file()
     assert run("dashboard", v1, "--to", str(site), "--no-infer", "--quiet")[0] == 0
     assert not stale.exists() and not (site / "rules").exists()  # its own old pages go
     assert (site / "notes.txt").read_text(encoding="utf-8") == "mine"
-    assert outside.read_text(encoding="utf-8") == "mine too"
+    assert outside.read_text(encoding="utf-8") == "mine too"  # neither deleted nor written
+    assert not (site / "index.html").is_symlink()
     listed = marker.read_text(encoding="utf-8").splitlines()[1:]
     assert "index.html" in listed and "notes.txt" not in listed
 

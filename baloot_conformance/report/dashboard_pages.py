@@ -188,7 +188,9 @@ def write_site(folder: Path, files: Mapping[str, str]) -> None:
     for name, text in sorted(files.items()):
         target = folder / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8", newline="\n")
+        part = target.with_name(target.name + ".part")  # renamed over a link, never through it
+        part.write_text(text, encoding="utf-8", newline="\n")
+        os.replace(part, target)
     for name in sorted(before - set(files)):  # folders its old files left empty
         parent = (folder / name).parent
         while parent != folder and parent.is_dir() and _inside(folder, parent):
