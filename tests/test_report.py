@@ -22,6 +22,7 @@ from jsonschema import Draft202012Validator
 from baloot_conformance.check.verdicts import (
     Divergence,
     DivergenceKind,
+    EngineId,
     HandVerdict,
     RunHeader,
     RunSummary,
@@ -280,6 +281,7 @@ def test_json_lines_records_and_values() -> None:
         "unchecked",
         "latent_fouls",
         "defects",
+        "engine",
     ]
     assert (failed["path"], failed["position"], failed["status"]) == (B, "h2", "fail")
     assert failed["location"] == {"path": B, "line": 30, "column": 1}
@@ -377,6 +379,7 @@ def hand_from_record(record: dict[str, Any]) -> HandVerdict:
         unchecked=tuple(record["unchecked"]),
         latent_fouls=tuple(record["latent_fouls"]),
         defects=tuple(record["defects"]),
+        engine=EngineId(**record["engine"]) if record["engine"] else None,
     )
 
 

@@ -28,7 +28,7 @@ from baloot_conformance.check.events import (
 from baloot_conformance.check.fast_lane import check_chunks
 from baloot_conformance.check.hand_check import check_hand
 from baloot_conformance.check.table import Table, table_of, talk_table
-from baloot_conformance.check.verdicts import HandVerdict
+from baloot_conformance.check.verdicts import EngineId, HandVerdict
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import Seat
@@ -95,6 +95,14 @@ def ruleset_tag(reader: btn.TranscriptReader) -> str:
     return tags.get("Ruleset", "")
 
 
+def engine_of(header: Iterable[object]) -> EngineId | None:
+    """The engine a transcript's header names: its ``[Engine]`` tag, with its
+    ``[EngineVersion]`` tag when it has one; ``None`` without an ``[Engine]`` tag."""
+    tags = {t.name: t.value for t in header if isinstance(t, btn.Tag)}
+    name = tags.get("Engine")
+    return None if name is None else EngineId(name, tags.get("EngineVersion") or None)
+
+
 def starts_game(hand: btn.Hand) -> bool:
     """Whether a hand begins a game of its own (it states its totals with a ``start`` line):
     such a hand owes nothing to the hands before it, so a file can be cut there."""
@@ -110,6 +118,7 @@ def check_hands(
     trace: Trace | None = None,
     pictures: bool = False,
     fast: bool = True,
+    engine: EngineId | None = None,
 ) -> Iterator[HandVerdict]:
     """Replay hands that follow each other as games: running totals, dealer rotation and the
     game's winner carry over; a new game starts after one ends and at every hand that
@@ -121,12 +130,22 @@ def check_hands(
     (:func:`~baloot_conformance.check.fast_lane.check_chunks`) unless ``fast`` is false or
     claims are ``required`` or rules traced; every other run takes the reference path alone.
     The verdicts are the same either way.
+
+    Each verdict names ``engine``, by default the one the reader's header names
+    (:func:`engine_of`; a run of hands cut from a file has no header: its caller gives it).
     """
+    if engine is None and isinstance(hands, btn.TranscriptReader):
+        engine = engine_of(hands.header)
+    verdicts: Iterable[HandVerdict]
     if fast and isinstance(hands, btn.TranscriptReader) and not required and trace is None:
-        yield from check_chunks(hands, path, ruleset, pictures)
+        verdicts = check_chunks(hands, path, ruleset, pictures)
+    else:
+        verdicts = (v for v, _ in replay_hands(hands, path, ruleset, required, trace, pictures))
+    if engine is None:
+        yield from verdicts
         return
-    for verdict, _ in replay_hands(hands, path, ruleset, required, trace, pictures):
-        yield verdict
+    for verdict in verdicts:
+        yield dataclasses.replace(verdict, engine=engine)
 
 
 def replay_hands(

@@ -13,7 +13,7 @@ so that verdicts travel between the processes of a parallel check.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from baloot_conformance.check.table import Table
 from baloot_conformance.errors import Location, by_fields
@@ -52,6 +52,15 @@ class Divergence:
         return by_fields(self)
 
 
+class EngineId(NamedTuple):
+    """The engine a transcript says wrote it: its ``[Engine]`` tag and, when it has one, its
+    ``[EngineVersion]`` tag (``docs/btn.md``), so that every result names the engine and the
+    version it is about."""
+
+    name: str
+    version: str | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class HandVerdict:
     """The verdict on one hand of one transcript."""
@@ -81,6 +90,8 @@ class HandVerdict:
     defects: tuple[str, ...] = ()
     """For a ``known-defect`` hand: the ids of the ruleset's defects that explain its
     divergences, in the order they are listed."""
+    engine: EngineId | None = None
+    """The engine the transcript names (``None`` when its header has no ``[Engine]`` tag)."""
 
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
         return by_fields(self)

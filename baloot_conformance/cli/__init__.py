@@ -24,6 +24,7 @@ from baloot_conformance import build_kind, processes
 from baloot_conformance.cli import (
     btn_commands,
     check_commands,
+    dashboard_commands,
     diff_commands,
     fixture_commands,
     show_commands,
@@ -96,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
         spec_commands,
         btn_commands,
         fixture_commands,
+        dashboard_commands,
         diff_commands,
     ):
         module.register(subparsers)

@@ -24,8 +24,20 @@ from typing import Any, Literal, NamedTuple, TextIO, cast
 from baloot_conformance import btn, processes
 from baloot_conformance.btn.runs import iter_game_runs, repeats_hand_numbers
 from baloot_conformance.check.hand_check import REQUIRABLE
-from baloot_conformance.check.run import check_hands, check_transcript, ruleset_of, ruleset_tag
-from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
+from baloot_conformance.check.run import (
+    check_hands,
+    check_transcript,
+    engine_of,
+    ruleset_of,
+    ruleset_tag,
+)
+from baloot_conformance.check.verdicts import (
+    EngineId,
+    FileError,
+    HandVerdict,
+    RunHeader,
+    RunSummary,
+)
 from baloot_conformance.cli.inputs import Inputs, expand, is_stream
 from baloot_conformance.cli.output import replaced
 from baloot_conformance.errors import BalootError, UnreadableInputError
@@ -466,9 +478,15 @@ _STREAM: Literal["stream"] = "stream"
 """A task's last part for a stream (standard input, a pipe): the parent reads it itself."""
 
 #: A worker's job: a file, a ruleset reference, the options, and either a run of
-#: whole games cut from the file (its text and first line), ``None`` for the whole file,
-#: :data:`_STREAM`, or why the file cannot be read (a :class:`FileError`).
-_Task = tuple[str, str | None, _Options, tuple[bytes, int] | FileError | Literal["stream"] | None]
+#: whole games cut from the file (its text, its first line and the engine its header names),
+#: ``None`` for the whole file, :data:`_STREAM`, or why the file cannot be read (a
+#: :class:`FileError`).
+_Task = tuple[
+    str,
+    str | None,
+    _Options,
+    tuple[bytes, int, EngineId | None] | FileError | Literal["stream"] | None,
+]
 _RUN_HANDS = 100  # hands per run, at least: enough to outweigh starting a job
 
 
@@ -485,17 +503,19 @@ def _tasks(inputs: Inputs, reference: str | None, options: _Options) -> Iterator
             yield path, reference, options, None
             continue
         ruleset = reference or runs[0]
-        for run in runs[1]:
-            yield path, ruleset, options, run
+        for data, first in runs[2]:
+            yield path, ruleset, options, (data, first, runs[1])
 
 
-def _game_runs(path: str) -> tuple[str, Iterator[tuple[bytes, int]]] | None:
-    """The file's ruleset tag and its data cut into runs of whole games, read as a stream (a
-    first pass checks that the file can be cut); ``None`` when it cannot (its header reads
-    badly, it repeats a hand number, or it is a single run): a worker then reads it whole."""
+def _game_runs(path: str) -> tuple[str, EngineId | None, Iterator[tuple[bytes, int]]] | None:
+    """The file's ruleset tag, the engine it names and its data cut into runs of whole
+    games, read as a stream (a first pass checks that the file can be cut); ``None`` when it
+    cannot (its header reads badly, it repeats a hand number, or it is a single run): a
+    worker then reads it whole."""
     try:
         with btn.TranscriptReader(path) as reader:
             tag = ruleset_tag(reader)
+            engine = engine_of(reader.header)
             ruleset_of(reader)  # a tag that names no shipped ruleset: reported whole
         with btn.open_source(path) as stream:
             if repeats_hand_numbers(stream):
@@ -506,7 +526,7 @@ def _game_runs(path: str) -> tuple[str, Iterator[tuple[bytes, int]]] | None:
                 return None
     except (BalootError, OSError, EOFError):
         return None
-    return tag, _stream_runs(path)
+    return tag, engine, _stream_runs(path)
 
 
 def _stream_runs(path: str) -> Iterator[tuple[bytes, int]]:
@@ -553,7 +573,9 @@ def _task_verdicts(task: _Task, problems: list[FileError]) -> Iterator[HandVerdi
         ruleset = _load(reference or "")
         reader = btn.TranscriptReader.for_hands(run[0], path, run[1])
         required, pictures, fast, _ = options
-        yield from check_hands(reader, path, ruleset, required, pictures=pictures, fast=fast)
+        yield from check_hands(
+            reader, path, ruleset, required, pictures=pictures, fast=fast, engine=run[2]
+        )
     except BalootError as exc:
         problems.append(FileError(path, str(exc)))
 

@@ -75,7 +75,14 @@ def hand_record(verdict: HandVerdict) -> dict[str, Any]:
         "unchecked": list(verdict.unchecked),
         "latent_fouls": list(verdict.latent_fouls),
         "defects": list(verdict.defects),
+        "engine": _engine(verdict),
     }
+
+
+def _engine(verdict: HandVerdict) -> dict[str, Any] | None:
+    """The engine the hand's transcript names, ``{"name": ..., "version": ...}`` or null."""
+    engine = verdict.engine
+    return None if engine is None else {"name": engine.name, "version": engine.version}
 
 
 def file_error_record(error: FileError) -> dict[str, Any]:
