@@ -259,6 +259,7 @@ def _handshake(command: str, timeout: float) -> dict[str, Any]:
     Raises:
         _NoStart: the engine does not answer it (no case is run: each would fail the same).
     """
+    from baloot_conformance.check.features import ordered
     from baloot_conformance.suite.engine_process import Engine, EngineFailure
 
     engine = Engine(command, timeout)
@@ -274,4 +275,5 @@ def _handshake(command: str, timeout: float) -> dict[str, Any]:
         "language": info.language,
         "rulesets": list(info.rulesets),
         "capabilities": sorted(info.capabilities),
+        "features": ordered(info.features),
     }

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from baloot_conformance.check.features import ordered
 from baloot_conformance.report.junit import xml_text
 from baloot_conformance.suite.cases import VERDICTS, CaseResult, Failure
 
@@ -242,6 +243,7 @@ def write_json(run: SuiteRun, stream: TextIO) -> None:
             "failure": _failure_json(result.failure) if result.failure else None,
             "message": result.message,
             "requests": result.requests,
+            "features": ordered(result.case.features or ()),
         }
         if result.stderr:
             record["stderr"] = result.stderr
