@@ -268,3 +268,58 @@ def test_a_reference_adapter_without_sawa_reports_every_sawa_case_unsupported_an
     header = records[0]
     assert "sawa" not in header["engine"]["features"]
     assert code == 0 and records[-1]["ok"]
+
+
+# --- fixtures list, and rule IDs as selectors -------------------------------------------------
+
+
+def _list(*argv: str) -> tuple[int, list[dict[str, Any]], str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["fixtures", "list", *argv, "--format", "json"], stdout=out, stderr=err)
+    return code, [json.loads(line) for line in out.getvalue().splitlines()], err.getvalue()
+
+
+def test_fixtures_list_filters_combine_with_and() -> None:
+    code, bidding, _ = _list("--area", "bidding")
+    assert code == 0 and {e["area"] for e in bidding} == {"bidding"}
+    _, ashkal, _ = _list("--feature", "ashkal")
+    _, both, _ = _list("--area", "bidding", "--feature", "ashkal")
+    ids = {e["id"] for e in both}
+    assert ids == {e["id"] for e in bidding} & {e["id"] for e in ashkal}
+    assert 0 < len(ids) < min(len(bidding), len(ashkal))
+    assert all("ashkal" in e["features"] for e in both)
+    # A Sun bought for the partner is what makes them need it: each one logs one.
+    for entry in both:
+        text = next(f.text for f in corpus() if f.id == entry["id"])
+        assert " ashkal" in text.split("\n---\n", 2)[-1]
+
+
+def test_a_rule_id_selects_the_fixtures_naming_it_in_list_and_suite() -> None:
+    from baloot_conformance.suite.runner import fixture_cases
+
+    named = {f.id for f in corpus() if "play.hokum.overruff" in f.rules}
+    code, listed, _ = _list("--rule", "play.hokum.overruff")
+    assert code == 0 and {e["id"] for e in listed} == named and len(named) >= 3
+    selected = {c.id for c in fixture_cases("play.hokum.overruff") if not c.talk}
+    assert selected == named
+    # An item is a rule ID and a glob at once: both select.
+    both = {c.id for c in fixture_cases("play.hokum.overruff,full-game-plain")}
+    assert both == named | {"full-game-plain"}
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--rule", "play.hokum.overuff", "'play.hokum.overuff' is not a rule ID (did you mean "
+         "'play.hokum.overruff'?)"),
+        ("--area", "biding", "'biding' is not an area (did you mean 'bidding'?)"),
+        ("--feature", "sawwa", "'sawwa' is not a feature (did you mean 'sawa'?)"),
+    ],
+)  # fmt: skip
+def test_fixtures_list_names_an_unknown_filter_with_the_closest(
+    option: str, value: str, said: str
+) -> None:
+    code, listed, err = _list(option, value)
+    assert code == 2 and listed == []
+    assert said in err and "Traceback" not in err
+    assert len(err.splitlines()) <= 3

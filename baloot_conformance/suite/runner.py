@@ -82,12 +82,15 @@ HAND_CLAIMS = frozenset(
 
 def fixture_cases(selector: str = "*", ruleset: str | None = None) -> list[Case]:
     """The corpus's fixtures whose id or ``area/id`` matches one of the comma-separated
-    globs of ``selector`` (``none`` for none), under ``ruleset`` only when given; each
-    followed by a case for each Sawa and foul call it judges (selected with its fixture, or
-    by its own id: ``*.sawa``)."""
+    globs of ``selector`` (``none`` for none), or whose ``rules:`` name one of its items (a
+    rule ID: ``play.hokum.overruff``; an item is tried both ways, so a rule ID never hides
+    the fixture its glob matches), under ``ruleset`` only when given; each followed by a
+    case for each Sawa and foul call it judges (selected with its fixture, or by its own
+    id: ``*.sawa``)."""
     if selector.strip() == "none":
         return []
     globs = [g.strip() for g in selector.split(",") if g.strip()]
+    named = frozenset(globs)
 
     def chosen(area: str, id_: str) -> bool:
         return any(fnmatch.fnmatchcase(n, g) for g in globs for n in (id_, f"{area}/{id_}"))
@@ -103,7 +106,7 @@ def fixture_cases(selector: str = "*", ruleset: str | None = None) -> list[Case]
             fixture.tag or fixture.ruleset_id,
             shown=_corpus_path(fixture.path, root),
         )
-        whole = chosen(fixture.area, fixture.id)
+        whole = chosen(fixture.area, fixture.id) or not named.isdisjoint(fixture.rules)
         talk = [t for t in talk_cases(case, fixture.text) if whole or chosen(fixture.area, t.id)]
         cases += [case, *talk] if whole else talk
     return cases
