@@ -323,3 +323,85 @@ def test_fixtures_list_names_an_unknown_filter_with_the_closest(
     assert code == 2 and listed == []
     assert said in err and "Traceback" not in err
     assert len(err.splitlines()) <= 3
+
+
+# --- check --features -------------------------------------------------------------------------
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+BLOOT7_LOG = ROOT / "tests/data/peer-logs/bloot7/b1.json.gz"
+WITHOUT_DOUBLING = ",".join(name for name in features.NAMES if name != "doubling")
+
+
+def _check(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["check", "--jobs", "1", *argv], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def bloot7_match(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A logged match of 7oossam/bloot, imported: some of its hands are raised."""
+    target = tmp_path_factory.mktemp("features") / "b1.btn"
+    out, err = io.StringIO(), io.StringIO()
+    code = main(
+        ["import", "--from", "bloot7", str(BLOOT7_LOG), "-o", str(target)], stdout=out, stderr=err
+    )
+    assert code == 0, err.getvalue()
+    return target
+
+
+def test_check_features_reports_the_raised_hands_of_a_log_unsupported(bloot7_match: Any) -> None:
+    """Checked as from an engine without doubling, the hands that log a raise (an explicit
+    pass included) are unsupported, the others pass, and the run passes."""
+    import jsonschema
+
+    from baloot_conformance.resources import spec_path
+
+    with btn.TranscriptReader(bloot7_match) as reader:
+        hands = list(reader)
+    raised = {
+        h.position
+        for h in hands
+        if any(type(i) is btn.Call and i.phase == "raise" for i in h.items)
+    }
+    assert 0 < len(raised) < len(hands)
+    code, out, _ = _check(str(bloot7_match), "--features", WITHOUT_DOUBLING, "--format", "json")
+    records = [json.loads(line) for line in out.splitlines()]
+    validator = jsonschema.Draft202012Validator(
+        json.loads(spec_path("schema", "report.schema.json").read_text(encoding="utf-8"))
+    )
+    for record in records:
+        validator.validate(record)
+    status = {r["position"]: r for r in records if r["record"] == "hand"}
+    assert {p for p, r in status.items() if r["status"] == "unsupported"} == raised
+    assert {r["status"] for p, r in status.items() if p not in raised} == {"pass"}
+    assert all(status[p]["missing_features"] == ["doubling"] for p in raised)
+    summary = records[-1]
+    assert summary["unsupported"] == len(raised) and summary["ok"] and code == 0
+    # Every feature: the report is the one without --features (a hand known-defect there).
+    every = _check(str(bloot7_match), "--features", ",".join(features.NAMES))
+    assert every == _check(str(bloot7_match)) and "1 known defect" in every[1]
+    # JUnit: skipped; Markdown: a section; text: a line per hand.
+    _, junit, _ = _check(str(bloot7_match), "--features", WITHOUT_DOUBLING, "--format", "junit")
+    assert f'skipped="{len(raised)}"' in junit and junit.count('type="unsupported"') == len(raised)
+    _, markdown, _ = _check(
+        str(bloot7_match), "--features", WITHOUT_DOUBLING, "--format", "markdown"
+    )
+    assert "### Unsupported (features the engine does not declare)" in markdown
+    _, html, _ = _check(str(bloot7_match), "--features", WITHOUT_DOUBLING, "--format", "html")
+    assert f'data-count="unsupported">{len(raised)}<' in html
+    assert html.count('class="status-unsupported">h') == len(raised)
+    _, text, _ = _check(str(bloot7_match), "--features", WITHOUT_DOUBLING)
+    assert text.count("unsupported: needs the feature doubling") == len(raised)
+    assert f"{len(hands) - len(raised)} passed, {len(raised)} unsupported" in text
+
+
+def test_check_features_that_leave_every_hand_unsupported_fail_the_run(bloot7_match: Any) -> None:
+    code, out, _ = _check(str(bloot7_match), "--features", "none")
+    assert code == 1
+    assert "nothing was checked: every hand needs a feature that --features does not list" in out
+    code, out, err = _check(str(bloot7_match), "--features", "none", "--format", "json")
+    assert code == 1 and json.loads(out.splitlines()[-1])["ok"] is False
+    assert "error: nothing was checked" in err
+    code, _, err = _check(str(bloot7_match), "--features", "doubling,sawwa")
+    assert code == 2 and "'sawwa' is not a feature (did you mean 'sawa'?)" in err

@@ -280,6 +280,7 @@ def test_json_lines_records_and_values() -> None:
         "unchecked",
         "latent_fouls",
         "defects",
+        "missing_features",
     ]
     assert (failed["path"], failed["position"], failed["status"]) == (B, "h2", "fail")
     assert failed["location"] == {"path": B, "line": 30, "column": 1}
@@ -303,6 +304,7 @@ def test_json_lines_records_and_values() -> None:
         "hands": 5,
         "passed": 3,
         "known_defects": 0,
+        "unsupported": 0,
         "failed": 1,
         "errors": 1,
         "unreadable": 0,
@@ -377,6 +379,7 @@ def hand_from_record(record: dict[str, Any]) -> HandVerdict:
         unchecked=tuple(record["unchecked"]),
         latent_fouls=tuple(record["latent_fouls"]),
         defects=tuple(record["defects"]),
+        missing_features=tuple(record["missing_features"]),
     )
 
 

@@ -24,6 +24,7 @@ claimed (not ``disabled``) or it is.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -193,8 +194,10 @@ def traced_hands(
     is what it decided)."""
     trace = Trace()
     before: dict[str, int] = {}
+    lines = hands.source_line if isinstance(hands, btn.TranscriptReader) else None
     for hand, (verdict, checker) in _paired(
-        hands, lambda h: replay_hands(h, path, rules, required, trace, pictures)
+        hands,
+        lambda h: replay_hands(h, path, rules, required, trace, pictures, source_lines=lines),
     ):
         counts = trace.counts
         decided = [rule for rule, n in counts.items() if n > before.get(rule, 0)]
@@ -216,6 +219,42 @@ def _paired(
 
     for replayed in replay(kept()):
         yield seen.pop(0), replayed
+
+
+def unsupported(
+    verdict: HandVerdict, needed: Iterable[str], declared: frozenset[str]
+) -> HandVerdict:
+    """``verdict``, or the hand ``unsupported`` when it needs a feature not ``declared``: not
+    judged (its divergences dropped, as an engine cannot be held to what it does not
+    implement), with the features it lacks. A hand in error stays in error: a transcript the
+    interpreter cannot follow is broken whatever the engine implements."""
+    lacking = tuple(name for name in ordered(needed) if name not in declared)
+    if not lacking or verdict.status == "error":
+        return verdict
+    return dataclasses.replace(
+        verdict,
+        status="unsupported",
+        divergences=(),
+        error=None,
+        latent_fouls=(),
+        defects=(),
+        missing_features=lacking,
+    )
+
+
+def check_declared(
+    hands: Iterable[btn.Hand],
+    path: str,
+    rules: Ruleset,
+    declared: frozenset[str],
+    required: frozenset[str] = frozenset(),
+    pictures: bool = False,
+) -> Iterator[HandVerdict]:
+    """``check --features``: each hand's verdict, ``unsupported`` where it needs a feature
+    that is not ``declared`` (every hand on the reference path, traced: the fast lane does
+    not say what decided)."""
+    for verdict, _, needed in traced_hands(hands, path, rules, required, pictures):
+        yield unsupported(verdict, needed, declared)
 
 
 def transcript_features(

@@ -75,6 +75,7 @@ def hand_record(verdict: HandVerdict) -> dict[str, Any]:
         "unchecked": list(verdict.unchecked),
         "latent_fouls": list(verdict.latent_fouls),
         "defects": list(verdict.defects),
+        "missing_features": list(verdict.missing_features),
     }
 
 
@@ -89,6 +90,7 @@ def summary_record(summary: RunSummary) -> dict[str, Any]:
         "hands": summary.hands,
         "passed": summary.passed,
         "known_defects": summary.known_defects,
+        "unsupported": summary.unsupported,
         "failed": summary.failed,
         "errors": summary.errors,
         "unreadable": summary.unreadable,
