@@ -405,3 +405,8 @@ def test_check_features_that_leave_every_hand_unsupported_fail_the_run(bloot7_ma
     assert "error: nothing was checked" in err
     code, _, err = _check(str(bloot7_match), "--features", "doubling,sawwa")
     assert code == 2 and "'sawwa' is not a feature (did you mean 'sawa'?)" in err
+
+
+def test_the_protocol_page_lists_every_feature_as_the_module_derives_it() -> None:
+    page = (ROOT / "docs/protocol.md").read_text(encoding="utf-8")
+    assert features.markdown_table() in page

@@ -12,7 +12,7 @@ from the hand's events (:func:`hand_features`).
 The list is fixed (:data:`FEATURES`), one entry per part of the rule sections an engine may
 leave out; each says which rules' decisions make a hand need it and which events do. A rule
 that decides in every hand of the kind (the trick's winner, the card points) is no feature:
-an engine without it plays no Baloot at all. Two rules decide more than their feature:
+an engine without it plays no Baloot at all. Three rules decide more than their feature:
 ``doubling.lock`` is counted at every raise of a Hokum (whether or not the ruleset lets
 anyone choose a lock), so ``lock`` is read from the lock the events choose and from the
 locked lead it restricts; ``play.fouls`` is counted at every illegal card, which a ruleset
@@ -87,7 +87,7 @@ FEATURES: tuple[Feature, ...] = (
     ),
     Feature(
         "baloot",
-        "the Baloot (بلوت: King and Queen of trump in one hand) and its points",
+        "the Baloot (بلوت: the King and Queen of trump held by one player) and its points",
         ("projects.baloot", "projects.baloot.inside_hundred"),
         "a `baloot` line",
     ),
@@ -309,3 +309,15 @@ def missing_words(needed: Iterable[str], declared: frozenset[str]) -> str:
         return ""
     noun = "feature" if len(lacking) == 1 else "features"
     return f"needs the {noun} {', '.join(lacking)}, which the engine does not declare"
+
+
+def markdown_table() -> str:
+    """The features as ``docs/protocol.md`` lists them (a test keeps the page in step): the
+    name, what an engine that has it implements, and what makes a hand need it."""
+    lines = ["| feature | the engine implements | a hand needs it when |", "| --- | --- | --- |"]
+    for feature in FEATURES:
+        counted = ", ".join(f"`{rule}`" for rule in feature.rules)
+        when = [f"its replay counts a decision of {counted}"] if counted else []
+        when += [feature.events] if feature.events else []
+        lines.append(f"| `{feature.name}` | {feature.summary} | {'; or '.join(when)} |")
+    return "\n".join(lines) + "\n"

@@ -10,6 +10,7 @@ lane does not say which rules decided).
 from __future__ import annotations
 
 import argparse
+import textwrap
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,17 +21,18 @@ from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.rules.ruleset import Ruleset
 
 EPILOG = (
-    """\
-features: --features doubling,projects,baloot names the parts of the game the engine
-implements ("""
-    + ", ".join(NAMES)
-    + """);
-a hand needing another (as its replay shows: a raise, a declared project, a Sawa, a
-hand that logs no auction) is reported unsupported, counted apart, and a run in which
-every hand is unsupported checked nothing: exit 1. docs/protocol.md lists how each
-feature is derived.
-  baloot-conformance check --features projects,baloot,ashkal,second_round logs/*.btn
-"""
+    "\n".join(
+        textwrap.wrap(
+            "features: --features LIST names the parts of the game the engine implements ("
+            + ", ".join(NAMES)
+            + "); a hand needing another (as its replay shows: a raise, a declared project, "
+            "a Sawa, a hand that logs no auction) is reported unsupported, counted apart, and "
+            "a run in which every hand is unsupported checked nothing: exit 1. "
+            "docs/protocol.md (Features) says how each feature is derived.",
+            width=88,
+        )
+    )
+    + "\n  baloot-conformance check --features projects,baloot,ashkal,second_round logs/*.btn\n"
 )
 
 

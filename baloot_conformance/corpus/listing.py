@@ -14,6 +14,7 @@ import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 from baloot_conformance import btn
 from baloot_conformance.check.features import ALL, transcript_features, unknown_feature
@@ -37,17 +38,28 @@ class Listed:
 
 def fixture_features(fixture: Fixture) -> frozenset[str]:
     """The features a fixture needs: what its replay under its own ruleset decided, and its
-    events. None for a fixture of the notation's syntax (no hand is played)."""
+    events. None for a fixture of the notation's syntax (no hand is played). Kept for the
+    process by the fixture's file and text (the corpus does not change under a run)."""
     if fixture.expect.syntax_error is not None:
         return frozenset()
-    rules = _ruleset(fixture.tag or fixture.ruleset_id)
-    run = run_fixture(fixture, rules)
-    try:
-        with btn.TranscriptReader.from_text(fixture.text, str(fixture.path)) as reader:
-            hands = tuple(reader)
-    except TranscriptSyntaxError:
-        return frozenset()
-    return transcript_features(run.trace.rules(), hands, rules)
+    return _features(fixture.path, fixture.text, fixture.tag or fixture.ruleset_id, fixture)
+
+
+def _features(path: Path, text: str, ruleset: str, fixture: Fixture) -> frozenset[str]:
+    key = (path, text, ruleset)
+    if key not in _FEATURES:
+        rules = _ruleset(ruleset)
+        run = run_fixture(fixture, rules)
+        try:
+            with btn.TranscriptReader.from_text(text, str(path)) as reader:
+                hands = tuple(reader)
+        except TranscriptSyntaxError:
+            hands = ()
+        _FEATURES[key] = transcript_features(run.trace.rules(), hands, rules)
+    return _FEATURES[key]
+
+
+_FEATURES: dict[tuple[Path, str, str], frozenset[str]] = {}
 
 
 @cache
@@ -87,18 +99,18 @@ def list_fixtures(
         UnreadableInputError: a filter names no rule, area, feature or ruleset (a usage
             error), with the closest name.
     """
-    corpus = list(fixtures) if fixtures is not None else load_corpus()
-    if rule is not None:
-        listing = "'baloot-conformance spec show saudi' shows the rule IDs"
-        _known("--rule", rule, rule_ids(), "a rule ID", listing)
-    if area is not None:
-        areas = {f.area for f in corpus}
-        _known("--area", area, areas, "an area", f"the areas: {', '.join(sorted(areas))}")
     if feature is not None and feature not in ALL:
         raise UnreadableInputError(f"--feature: {unknown_feature(feature)}")
     if ruleset is not None:
         named = ", ".join(shipped_rulesets())
         _known("--ruleset", ruleset, shipped_rulesets(), "a shipped ruleset", f"they are: {named}")
+    if rule is not None:
+        listing = "'baloot-conformance spec show saudi' shows the rule IDs"
+        _known("--rule", rule, rule_ids(), "a rule ID", listing)
+    corpus = list(fixtures) if fixtures is not None else load_corpus()
+    if area is not None:
+        areas = {f.area for f in corpus}
+        _known("--area", area, areas, "an area", f"the areas: {', '.join(sorted(areas))}")
     listed = []
     for fixture in corpus:
         if rule is not None and rule not in fixture.rules:
