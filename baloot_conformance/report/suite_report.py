@@ -111,7 +111,8 @@ class SuiteRun:
         more = f"; and {len(reasons) - 3} other reason(s)" if len(reasons) > 3 else ""
         return [
             f"nothing was checked: no case passed or failed ({said}{more}); check what the "
-            "engine declares in its handshake (rulesets, capabilities) and --ruleset/--fixtures"
+            "engine declares in its handshake (rulesets, capabilities, features) and "
+            "--ruleset/--fixtures"
         ]
 
     @property

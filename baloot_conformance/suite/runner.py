@@ -226,7 +226,9 @@ def _declared(info: EngineInfo) -> str:
     """The features an engine declares, as an unsupported case's message quotes them."""
     if not info.declared:
         return "no features: every one but partial_transcripts, which needs 'partial'"
-    return f"the features {', '.join(ordered(info.features)) or 'none'}"
+    if not info.features:
+        return "no feature"
+    return f"the features {', '.join(ordered(info.features))}"
 
 
 class _Declined(Exception):
