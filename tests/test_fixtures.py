@@ -149,6 +149,9 @@ def test_export_writes_plain_files_and_a_manifest(tmp_path: Path) -> None:
     assert len(manifest["fixtures"]) == len(CORPUS)
     entry = next(e for e in manifest["fixtures"] if e["id"] == "play.hokum.overruff.fail-1")
     assert entry["expect"]["rule"] == "play.hokum.overruff"
+    assert entry["features"] == []  # a Hokum refused an illegal card: no feature needed
+    fouls = next(e for e in manifest["fixtures"] if e["id"] == "play.fouls.pass-1")
+    assert "fouls" in fouls["features"]  # its illegal card stands, and a foul is called
     data = json.loads((target / entry["file"]).read_text(encoding="utf-8"))
     assert data["metadata"]["id"] == "play.hokum.overruff.fail-1"
     # Again into the same export: replaced. Into a folder holding other files: refused.

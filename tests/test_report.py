@@ -282,6 +282,7 @@ def test_json_lines_records_and_values() -> None:
         "latent_fouls",
         "defects",
         "engine",
+        "missing_features",
     ]
     assert (failed["path"], failed["position"], failed["status"]) == (B, "h2", "fail")
     assert failed["location"] == {"path": B, "line": 30, "column": 1}
@@ -305,6 +306,7 @@ def test_json_lines_records_and_values() -> None:
         "hands": 5,
         "passed": 3,
         "known_defects": 0,
+        "unsupported": 0,
         "failed": 1,
         "errors": 1,
         "unreadable": 0,
@@ -380,6 +382,7 @@ def hand_from_record(record: dict[str, Any]) -> HandVerdict:
         latent_fouls=tuple(record["latent_fouls"]),
         defects=tuple(record["defects"]),
         engine=EngineId(**record["engine"]) if record["engine"] else None,
+        missing_features=tuple(record["missing_features"]),
     )
 
 

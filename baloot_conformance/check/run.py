@@ -155,14 +155,18 @@ def replay_hands(
     required: frozenset[str] | Callable[[btn.Hand], frozenset[str]] = frozenset(),
     trace: Trace | None = None,
     pictures: bool = False,
+    source_lines: Callable[[int], str | None] | None = None,
 ) -> Iterator[tuple[HandVerdict, HandChecker]]:
     """:func:`check_hands` with each hand's checker, which holds the replayed hand as the
     transcript left it (for the adapter protocol's answers). ``required`` may depend on the
-    hand."""
+    hand. ``source_lines``: the transcript's lines by number, for hands that do not come
+    straight from a reader (which gives its own)."""
     name = f"{ruleset.id}@{ruleset.version}"
     game: Game | None = None
     expected_dealer: Seat | None = None
-    lines = hands.source_line if isinstance(hands, btn.TranscriptReader) else (lambda n: None)
+    lines: Callable[[int], str | None] = source_lines or (
+        hands.source_line if isinstance(hands, btn.TranscriptReader) else (lambda n: None)
+    )
     for hand in hands:
         if game is None or game.is_over() or starts_game(hand):
             game = Game(ruleset, dealer=0, trace=trace)

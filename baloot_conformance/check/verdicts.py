@@ -2,8 +2,9 @@
 
 A hand's verdict is ``pass`` (every event legal, every claim right), ``fail`` (one or more
 divergences), ``known-defect`` (divergences, every one of them explained by an engine defect
-the ruleset lists: counted apart, never a pass) or ``error`` (the hand cannot be replayed at
-all). A :class:`Divergence` says
+the ruleset lists: counted apart, never a pass), ``unsupported`` (the hand needs a feature
+the engine does not implement, ``check --features``: counted apart, never a pass nor a
+failure) or ``error`` (the hand cannot be replayed at all). A :class:`Divergence` says
 where (position and ``file:line:col``), which rule, what kind, what was expected and what the
 engine claimed, in a sentence a player understands. Reports (:mod:`baloot_conformance.report`)
 render these objects and compute nothing themselves; every object here pickles as its fields,
@@ -18,7 +19,7 @@ from typing import Any, Literal, NamedTuple
 from baloot_conformance.check.table import Table
 from baloot_conformance.errors import Location, by_fields
 
-Status = Literal["pass", "fail", "known-defect", "error"]
+Status = Literal["pass", "fail", "known-defect", "unsupported", "error"]
 
 
 DivergenceKind = Literal["illegal_event", "wrong_claim", "missing_claim", "missing_event"]
@@ -92,6 +93,9 @@ class HandVerdict:
     divergences, in the order they are listed."""
     engine: EngineId | None = None
     """The engine the transcript names (``None`` when its header has no ``[Engine]`` tag)."""
+    missing_features: tuple[str, ...] = ()
+    """For an ``unsupported`` hand: the features it needs that the engine does not declare
+    (``--features``), in the order of the feature list."""
 
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
         return by_fields(self)
@@ -129,6 +133,14 @@ class RunSummary:
     ``passed`` or ``failed``)."""
     defects_fail: bool = False
     """Whether the run counts a known defect as a failure (``--fail-on-known-defects``)."""
+    unsupported: int = 0
+    """Hands that need a feature the engine does not declare (``--features``; not counted
+    among ``passed`` or ``failed``)."""
+
+    @property
+    def nothing_checked(self) -> bool:
+        """Every hand was unsupported: the run checked nothing, which is never a pass."""
+        return self.hands > 0 and self.unsupported == self.hands
 
     @property
     def ok(self) -> bool:
@@ -137,6 +149,7 @@ class RunSummary:
             and self.errors == 0
             and self.unreadable == 0
             and not (self.defects_fail and self.known_defects)
+            and not self.nothing_checked
         )
 
 

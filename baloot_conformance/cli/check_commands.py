@@ -23,6 +23,7 @@ from typing import Any, Literal, NamedTuple, TextIO, cast
 
 from baloot_conformance import btn, processes
 from baloot_conformance.btn.runs import iter_game_runs, repeats_hand_numbers
+from baloot_conformance.check.features import check_declared
 from baloot_conformance.check.hand_check import REQUIRABLE
 from baloot_conformance.check.run import (
     check_hands,
@@ -38,10 +39,12 @@ from baloot_conformance.check.verdicts import (
     RunHeader,
     RunSummary,
 )
+from baloot_conformance.cli import check_features
 from baloot_conformance.cli.inputs import Inputs, expand, is_stream
 from baloot_conformance.cli.output import replaced
 from baloot_conformance.errors import BalootError, UnreadableInputError
 from baloot_conformance.report import FORMATS, make_reporter
+from baloot_conformance.report.base import NOTHING_CHECKED
 from baloot_conformance.report.jsonl import JsonLinesReporter
 from baloot_conformance.rules.loading import load_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
@@ -75,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "checked for legality and every claim against the reference interpreter. Each "
             "divergence is reported with its position, file:line:col and rule ID."
         ),
-        epilog=_CHECK_EPILOG,
+        epilog=_CHECK_EPILOG + "\n" + check_features.EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument(
@@ -147,6 +150,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="replay every hand on the reference path, without the fast lane for hands that "
         "pass (the report is the same, only slower)",
     )
+    check_features.add_option(check)
     check.set_defaults(handler=_check)
 
     generate = subparsers.add_parser(
@@ -244,6 +248,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     baseline = diff_commands.load_baseline(args.baseline, "check") if args.baseline else None
     required = _required(args.require)
+    declared = check_features.declared(args)
     patterns = args.files or (["-"] if not sys.stdin.isatty() else [])
     if not patterns:
         print("error: no transcript given (name files, globs, or - for stdin)", file=err)
@@ -275,9 +280,10 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             reporter = recording = diff_commands.Recording(reporter, name)
         reporter.start(header)
         progress = Progress(err)
-        passed = failed = known = errors = divergences = unreadable = 0
+        passed = failed = known = unsupported = errors = divergences = unreadable = 0
         pictures = args.diagram or args.format == "html"
-        options = (required, pictures, not args.reference_replay, args.format == "json")
+        fast = not args.reference_replay
+        options = (required, pictures, fast, args.format == "json", declared)
         runs = (
             _run_dask(inputs, args.ruleset, options, args.jobs, args.scheduler)
             if args.executor == "dask"
@@ -305,11 +311,13 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     failed += 1
                 elif status == "known-defect":
                     known += 1
+                elif status == "unsupported":
+                    unsupported += 1
                 else:
                     errors += 1
                 if (
                     args.fail_fast
-                    and status != "pass"
+                    and status not in ("pass", "unsupported")
                     and (status != "known-defect" or defects_fail)
                 ):
                     stopped = f"{files[opened - 1]} {verdict.position}"
@@ -327,7 +335,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         progress.clear()
         summary = RunSummary(
             len(files),
-            passed + failed + known + errors,
+            passed + failed + known + unsupported + errors,
             passed,
             failed,
             errors,
@@ -337,8 +345,11 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             tuple(files[opened:]) if stopped else (),
             known_defects=known,
             defects_fail=defects_fail,
+            unsupported=unsupported,
         )
         reporter.finish(summary)
+    if summary.nothing_checked and (args.output or args.format != "text"):
+        print(f"error: {NOTHING_CHECKED}", file=err)  # else the report on stdout says it
     if unreadable:
         return _EXIT_USAGE
     if baseline is not None and recording is not None:
@@ -403,10 +414,10 @@ def _in_order(
         yield pending.popleft()()
 
 
-_Options = tuple[frozenset[str], bool, bool, bool]
+_Options = tuple[frozenset[str], bool, bool, bool, frozenset[str] | None]
 """The required claims, whether root divergences carry a picture of the table, whether hands
-may take the fast lane, and whether a worker sends back each hand's JSON line (the report is
-JSON Lines) rather than its verdict."""
+may take the fast lane, whether a worker sends back each hand's JSON line (the report is
+JSON Lines) rather than its verdict, and the ``--features`` declared (``None``: all)."""
 
 
 class Rendered(NamedTuple):
@@ -572,7 +583,12 @@ def _task_verdicts(task: _Task, problems: list[FileError]) -> Iterator[HandVerdi
     try:
         ruleset = _load(reference or "")
         reader = btn.TranscriptReader.for_hands(run[0], path, run[1])
-        required, pictures, fast, _ = options
+        required, pictures, fast, _, features = options
+        if features is not None:
+            yield from check_declared(
+                reader, path, ruleset, features, required, pictures, engine=run[2]
+            )
+            return
         yield from check_hands(
             reader, path, ruleset, required, pictures=pictures, fast=fast, engine=run[2]
         )
@@ -598,7 +614,13 @@ def _verdicts(
         ruleset = _load(reference) if reference else None
         if source is None:
             source = sys.stdin.buffer if path == "-" else path
-        yield from check_transcript(source, path, ruleset, *options[:3])
+        required, pictures, fast, _, features = options
+        if features is not None:
+            yield from check_features.transcript_verdicts(
+                source, path, ruleset, features, required, pictures
+            )
+            return
+        yield from check_transcript(source, path, ruleset, required, pictures, fast)
     except BalootError as exc:
         problems.append(FileError(path, str(exc)))
 

@@ -1,4 +1,5 @@
-"""``fixtures lint``, ``fixtures export`` and ``coverage``: the fixture corpus."""
+"""``fixtures lint``, ``fixtures list``, ``fixtures export`` and ``coverage``: the fixture
+corpus."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Add ``fixtures`` (lint, export) and ``coverage`` to the CLI."""
     fixtures = subparsers.add_parser(
         "fixtures",
-        help="lint and export the fixture corpus",
+        help="lint, list and export the fixture corpus",
         description="The fixture corpus: one transcript per rule case, with its metadata.",
     )
     commands = fixtures.add_subparsers(title="fixtures commands", metavar="COMMAND")
@@ -60,6 +61,30 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     export.add_argument("paths", nargs="*", metavar="PATH", help="fixture files or folders")
     export.set_defaults(handler=run_export)
 
+    listing = commands.add_parser(
+        "list",
+        help="one line per fixture: id, area, expected verdict, the features it needs",
+        description=(
+            "List the shipped fixtures, one line each: id, area (a part of the rules or a "
+            "profile), expected verdict, and the features it needs (computed from its "
+            "replay, as 'suite' computes a case's: docs/protocol.md, Features). The filters "
+            "combine: a fixture is listed when it passes every one given."
+        ),
+        epilog=_LIST_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    listing.add_argument("--rule", metavar="ID", help="only fixtures whose 'rules:' name ID")
+    listing.add_argument("--area", metavar="AREA", help="only fixtures of this area (folder)")
+    listing.add_argument("--feature", metavar="F", help="only fixtures that need feature F")
+    listing.add_argument("--ruleset", metavar="ID", help="only fixtures written for ruleset ID")
+    listing.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (aligned columns) or json (JSON Lines, one object per fixture)",
+    )
+    listing.set_defaults(handler=run_list)
+
     coverage = subparsers.add_parser(
         "coverage",
         help="which rules the fixtures (or your transcripts) exercise, measured by replay",
@@ -83,6 +108,48 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     coverage.add_argument("paths", nargs="*", metavar="FILE", help="transcripts or fixtures")
     coverage.set_defaults(handler=run_coverage)
+
+
+_LIST_EPILOG = """\
+examples:
+  baloot-conformance fixtures list --rule play.hokum.overruff
+  baloot-conformance fixtures list --area bidding --feature ashkal
+  baloot-conformance fixtures list --feature sawa --format json
+  baloot-conformance fixtures list --ruleset majlis --feature doubling
+
+The ids listed are what 'suite --fixtures' takes (a rule ID there selects the same
+fixtures as --rule here). exit codes: 0 listed (even none), 2 an unknown rule, area,
+feature or ruleset (with the closest name).
+"""
+
+
+def run_list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
+    """Print the fixtures that pass the filters, one per line."""
+    from baloot_conformance.check.features import ordered
+    from baloot_conformance.corpus.listing import list_fixtures
+
+    listed = list_fixtures(args.rule, args.area, args.feature, args.ruleset)
+    if args.format == "json":
+        for entry in listed:
+            record = {
+                "id": entry.id,
+                "area": entry.area,
+                "expect": entry.expect,
+                "ruleset": entry.ruleset,
+                "rules": list(entry.rules),
+                "features": ordered(entry.features),
+            }
+            stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+        return _EXIT_OK
+    width = max((len(entry.id) for entry in listed), default=0)
+    area = max((len(entry.area) for entry in listed), default=0)
+    expect = max((len(entry.expect) for entry in listed), default=0)
+    for entry in listed:
+        needed = ",".join(ordered(entry.features)) or "-"
+        line = f"{entry.id:<{width}}  {entry.area:<{area}}  {entry.expect:<{expect}}  {needed}"
+        stdout.write(line + "\n")
+    print(f"{len(listed)} fixture{'s' * (len(listed) != 1)}", file=stderr)
+    return _EXIT_OK
 
 
 def _usage(parser: argparse.ArgumentParser, err: TextIO) -> int:

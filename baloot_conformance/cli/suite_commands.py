@@ -25,13 +25,22 @@ examples:
   baloot-conformance suite --engine ".venv/bin/python -m baloot_conformance.suite.reference_adapter"
   baloot-conformance suite --engine "node adapter.mjs" --ruleset majlis --generated 50
   baloot-conformance suite --engine ./my-adapter --fixtures 'play.*,scoring.*' --generated 0
+  baloot-conformance suite --engine ./my-adapter --fixtures play.hokum.overruff,claims.sawa
+  baloot-conformance suite --engine "python -m baloot_conformance.suite.reference_adapter \
+      --without sawa,fouls" --fixtures 'claims.*,play.fouls.*' --generated 0
   baloot-conformance suite --engine ./my-adapter --expectations baloot-expectations.yaml \\
       --format junit --output conformance.xml
 {diagnosis}
 verdicts: pass, fail (the first diverging observable, with the rule), error (the engine
 crashed, hung or answered garbage, or its answers differ under --repeat), skip, unsupported
-(a ruleset, a partial hand or a call to judge that the engine does not declare), xfail/xpass
-(listed in --expectations), invalid (a defect of the corpus).
+(a ruleset, a call to judge, or a feature the case needs that the engine does not declare),
+xfail/xpass (listed in --expectations), invalid (a defect of the corpus).
+
+features: the handshake's "features" list says which parts of the game the engine
+implements (doubling, gahwa, lock, projects, baloot, ashkal, second_round, kaboot, sawa,
+fouls, kawesh, partial_transcripts); each case needs those its replay shows (the JSON
+report's "features"), and a case needing one the engine does not list is unsupported,
+never sent. No list: every feature (partial_transcripts with the capability 'partial').
 
 exit codes: 0 no case failed, erred, passed unexpectedly or is invalid, no expectation is
 stale or expired, and some case was checked (passed or failed); 1 otherwise; 2 usage error,
@@ -74,7 +83,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         metavar="SELECTOR",
         help="comma-separated globs over fixture ids or AREA/ID ('play.*', 'majlis/*'), "
         "which select the Sawa and foul calls a fixture judges with it, or alone by their ids "
-        "('*.sawa'); 'none' for none (default: all)",
+        "('*.sawa'), and rule IDs ('play.hokum.overruff': the fixtures whose 'rules:' name "
+        "it; an item that is both a rule ID and a glob selects what either selects); 'none' "
+        "for none (default: all); 'fixtures list' shows what a selector takes",
     )
     suite.add_argument(
         "--generated",
@@ -324,6 +335,7 @@ def _handshake(command: str, timeout: float, trace: Any = None) -> dict[str, Any
     Raises:
         _NoStart: the engine does not answer it (no case is run: each would fail the same).
     """
+    from baloot_conformance.check.features import ordered
     from baloot_conformance.suite.engine_process import Engine, EngineFailure
 
     engine = Engine(command, timeout, [trace] if trace is not None else [])
@@ -339,4 +351,5 @@ def _handshake(command: str, timeout: float, trace: Any = None) -> dict[str, Any
         "language": info.language,
         "rulesets": list(info.rulesets),
         "capabilities": sorted(info.capabilities),
+        "features": ordered(info.features),
     }

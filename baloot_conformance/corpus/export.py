@@ -7,13 +7,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from baloot_conformance.check.features import ordered
 from baloot_conformance.corpus.fixtures import Fixture
+from baloot_conformance.corpus.listing import fixture_features
 
 MANIFEST = "manifest.json"
 
 
 def manifest_entry(fixture: Fixture, file: str) -> dict[str, Any]:
-    """A fixture as the export's manifest lists it."""
+    """A fixture as the export's manifest lists it, with the features it needs (from its
+    replay: :func:`~baloot_conformance.corpus.listing.fixture_features`)."""
     return {
         "id": fixture.id,
         "file": file,
@@ -22,6 +25,7 @@ def manifest_entry(fixture: Fixture, file: str) -> dict[str, Any]:
         "rules": list(fixture.rules),
         "expect": fixture.expect.to_json(),
         "status": fixture.status,
+        "features": ordered(fixture_features(fixture)),
     }
 
 

@@ -529,8 +529,13 @@ def _penalty(hand: HandState, formula: Formula, rule_id: str, scorer: Team) -> N
     holder = projects_.baloot_holder(
         hand.rules, contract, hand.initial, hand.declarations.projects, played(hand)
     )
-    if hand.trace is not None and projects_.baloot_seat(contract, hand.initial) is not None:
-        hand.trace.hit(hand.rules.projects.baloot.id)  # whether it counts, and for whom
+    if hand.trace is not None:
+        if projects_.baloot_seat(contract, hand.initial) is not None:
+            hand.trace.hit(hand.rules.projects.baloot.id)  # whether it counts, and for whom
+        declared = hand.declarations.projects  # the penalty adds the scorer's, compared
+        hand.trace.hit(*(f"projects.{p.name}" for p in declared))
+        if declared:
+            hand.trace.hit("projects.comparison")
     hand._score_result = penalty_score(
         hand.rules, contract, formula, rule_id, scorer, hand.points, hand.tricks,
         project_team, sum(p.game_points for p in counted),

@@ -82,18 +82,24 @@ def totals(summary: RunSummary) -> str:
     """The run's totals in words, the same in every human report: ``3 files, 27 hands: 26
     passed, 1 failed, 0 errors (2 divergences)``, then the files with an error and where a
     ``--fail-fast`` run stopped. Hands explained by listed engine defects are counted apart
-    (``1 known defect``), never among the passes. A file error counts among the errors: a run
-    that could not read a file never reads as one without errors."""
+    (``1 known defect``), never among the passes, and so are hands that need a feature the
+    engine does not declare (``2 unsupported``); a run of only those checked nothing. A file
+    error counts among the errors: a run that could not read a file never reads as one
+    without errors."""
     errors = summary.errors + summary.unreadable
     known = ""
     if summary.known_defects:
         counted = " (failures: --fail-on-known-defects)" if summary.defects_fail else ""
         known = f", {plural(summary.known_defects, 'known defect')}{counted}"
+    if summary.unsupported:
+        known += f", {summary.unsupported} unsupported"
     words = (
         f"{plural(summary.files, 'file')}, {plural(summary.hands, 'hand')}: "
         f"{summary.passed} passed{known}, {summary.failed} failed, {plural(errors, 'error')}"
         f" ({plural(summary.divergences, 'divergence')})"
     )
+    if summary.nothing_checked:
+        words += f"; {NOTHING_CHECKED}"
     if summary.unreadable:
         words += f"; {plural(summary.unreadable, 'file')} not read to the end"
     if summary.stopped is not None:
@@ -169,6 +175,26 @@ def defect_note(verdict: HandVerdict) -> str:
     )
 
 
+NOTHING_CHECKED = (
+    "nothing was checked: every hand needs a feature that --features does not list "
+    "(add the features the engine implements, or check logs of hands it can play)"
+)
+"""What a report says of a run whose every hand was ``unsupported`` (it fails)."""
+
+
+def unsupported_note(verdict: HandVerdict) -> str:
+    """For an ``unsupported`` hand: ``h3 unsupported: needs the feature doubling, which the
+    engine does not declare (--features)`` (empty for any other hand)."""
+    if verdict.status != "unsupported":
+        return ""
+    lacking = verdict.missing_features
+    noun = "feature" if len(lacking) == 1 else "features"
+    return (
+        f"{printable(verdict.position)} unsupported: needs the {noun} "
+        f"{printable(', '.join(lacking))}, which the engine does not declare (--features)"
+    )
+
+
 def stopped_note(verdict: HandVerdict) -> list[str]:
     """For a failed hand whose replay stopped early: why, as one indented line (or none)."""
     if verdict.status not in ("fail", "known-defect") or not verdict.error:
@@ -203,6 +229,8 @@ class FileTally:
     """Hands with something left unchecked (partial transcripts)."""
     known: int = 0
     """Hands explained by listed engine defects."""
+    unsupported: int = 0
+    """Hands that need a feature the engine does not declare."""
 
     def add(self, verdict: HandVerdict) -> None:
         self.hands += 1
@@ -214,6 +242,8 @@ class FileTally:
             self.failed += 1
         elif verdict.status == "known-defect":
             self.known += 1
+        elif verdict.status == "unsupported":
+            self.unsupported += 1
         else:
             self.errors += 1
 
@@ -224,6 +254,7 @@ class FileTally:
 
 __all__ = [
     "KIND_LABELS",
+    "NOTHING_CHECKED",
     "FileTally",
     "Reporter",
     "Style",

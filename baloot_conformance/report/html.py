@@ -25,7 +25,7 @@ import jinja2
 from baloot_conformance.check.table import Table
 from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
 from baloot_conformance.errors import BalootError
-from baloot_conformance.report.base import FileTally, defect_note
+from baloot_conformance.report.base import NOTHING_CHECKED, FileTally, defect_note, unsupported_note
 from baloot_conformance.report.diagram import RANK_ORDER, SYMBOLS, card_words
 from baloot_conformance.rules.loading import load_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
@@ -114,6 +114,7 @@ class HtmlReporter:
                 "status": verdict.status,
                 "error": verdict.error,
                 "defects": defect_note(verdict),
+                "unsupported": unsupported_note(verdict),
                 "root": root,
                 "later": verdict.divergences[1:],
                 "rule": _rule(used, root.rule_id) if root and root.rule_id else None,
@@ -156,6 +157,7 @@ class HtmlReporter:
                 files=self.files,
                 hands=self.hands,
                 problems=self.problems,
+                nothing_checked=NOTHING_CHECKED,
             )
         )
         self.stream.write(page)

@@ -76,6 +76,7 @@ def hand_record(verdict: HandVerdict) -> dict[str, Any]:
         "latent_fouls": list(verdict.latent_fouls),
         "defects": list(verdict.defects),
         "engine": _engine(verdict),
+        "missing_features": list(verdict.missing_features),
     }
 
 
@@ -96,6 +97,7 @@ def summary_record(summary: RunSummary) -> dict[str, Any]:
         "hands": summary.hands,
         "passed": summary.passed,
         "known_defects": summary.known_defects,
+        "unsupported": summary.unsupported,
         "failed": summary.failed,
         "errors": summary.errors,
         "unreadable": summary.unreadable,

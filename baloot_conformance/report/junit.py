@@ -28,6 +28,7 @@ from baloot_conformance.report.base import (
     headline,
     printable,
     stopped_note,
+    unsupported_note,
 )
 
 SPOOL_BYTES = 1 << 20
@@ -79,6 +80,9 @@ def testcase(verdict: HandVerdict, *, defects_fail: bool = False) -> ET.Element:
         tag = "failure" if defects_fail else "skipped"
         element = ET.SubElement(case, tag, message=xml_text(note), type="known_defect")
         element.text = xml_text("\n".join([note, *_divergence_lines(verdict)]))
+    elif verdict.status == "unsupported":
+        note = unsupported_note(verdict)
+        ET.SubElement(case, "skipped", message=xml_text(note), type="unsupported")
     if verdict.unchecked or verdict.latent_fouls:  # what a pass does not say by itself
         properties = ET.Element("properties")
         case.insert(0, properties)  # JUnit puts properties first
@@ -136,8 +140,9 @@ class JUnitReporter:
         known = tally.known
         suite.set("failures", str(tally.failed + (known if self._defects_fail else 0)))
         suite.set("errors", str(tally.errors))
-        if known and not self._defects_fail:
-            suite.set("skipped", str(known))
+        skipped = (0 if self._defects_fail else known) + tally.unsupported
+        if skipped:
+            suite.set("skipped", str(skipped))
         ET.indent(suite, space="  ", level=1)
         self._spool.write("  " + ET.tostring(suite, encoding="unicode") + "\n")
 
@@ -145,7 +150,8 @@ class JUnitReporter:
         self._end_file()
         known = summary.known_defects
         failures = summary.failed + (known if self._defects_fail else 0)
-        skipped = f' skipped="{known}"' if known and not self._defects_fail else ""
+        count = (0 if self._defects_fail else known) + summary.unsupported
+        skipped = f' skipped="{count}"' if count else ""
         self._out.write('<?xml version="1.0" encoding="utf-8"?>\n')
         self._out.write(
             f'<testsuites name="baloot-conformance" tests="{summary.hands + summary.unreadable}"'

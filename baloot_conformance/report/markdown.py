@@ -19,6 +19,7 @@ from baloot_conformance.report.base import (
     printable,
     ruleset_label,
     totals,
+    unsupported_note,
 )
 
 MAX_SHOWN = 20
@@ -60,6 +61,7 @@ class MarkdownReporter:
         self._unchecked: list[str] = []
         self._latent: list[str] = []
         self._known: list[str] = []
+        self._unsupported: list[str] = []
 
     def start(self, header: RunHeader) -> None:
         self._header = header
@@ -88,6 +90,12 @@ class MarkdownReporter:
             if len(self._latent) < self._max_shown:
                 where = str(verdict.location) if verdict.location else verdict.path
                 self._latent.append(f"- {md_code(where)}: {md_text(foul)}")
+        if verdict.status == "unsupported":
+            where = str(verdict.location) if verdict.location else verdict.path
+            if len(self._unsupported) < self._max_shown:
+                note = md_text(unsupported_note(verdict))
+                self._unsupported.append(f"- {md_code(where)}: {note}")
+            return
         if verdict.status == "known-defect":
             where = str(verdict.location) if verdict.location else verdict.path
             if len(self._known) < self._max_shown:
@@ -118,6 +126,8 @@ class MarkdownReporter:
         outcome = (
             (f"no failure, {defects}" if summary.known_defects else "all hands pass")
             if summary.ok
+            else "nothing was checked"
+            if summary.nothing_checked
             else f"{summary.failed} failed, {plural(summary.errors + summary.unreadable, 'error')}"
             + (f", {defects}" if summary.known_defects else "")
         )
@@ -132,8 +142,9 @@ class MarkdownReporter:
         lines.append(md_text(totals(summary)) + ".")
         if self._files:
             known = bool(summary.known_defects)  # a column only when there are some
+            unsupported = bool(summary.unsupported)
             names = ["hands", "passed", *(["known defects"] if known else []), "failed"]
-            names += ["errors", "partly unchecked"]
+            names += ["errors", *(["unsupported"] if unsupported else []), "partly unchecked"]
             lines += [
                 "",
                 "| file | " + " | ".join(names) + " |",
@@ -141,7 +152,7 @@ class MarkdownReporter:
             ]
             for f in self._files:
                 counts = [f.hands, f.passed, *([f.known] if known else []), f.failed]
-                counts += [f.errors, f.partial]
+                counts += [f.errors, *([f.unsupported] if unsupported else []), f.partial]
                 cells = " | ".join(str(c) for c in counts)
                 lines.append(f"| {md_code(f.path, table=True)} | {cells} |")
         if self._bullets:
@@ -150,6 +161,9 @@ class MarkdownReporter:
             lines += ["", f"… and {self._omitted} more not shown (see the full report)."]
         if self._known:
             lines += ["", "### Known engine defects (listed by the ruleset)", "", *self._known]
+        if self._unsupported:
+            lines += ["", "### Unsupported (features the engine does not declare)", ""]
+            lines += self._unsupported
         if self._unchecked:
             lines += ["", "### Not checked (partial transcripts)", "", *self._unchecked]
         if self._latent:

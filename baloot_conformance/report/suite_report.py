@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from baloot_conformance.check.features import ordered
 from baloot_conformance.report.junit import xml_text
 from baloot_conformance.report.run_reports import SUITE_FORMAT
 from baloot_conformance.suite.cases import VERDICTS, CaseResult, Failure
@@ -117,7 +118,8 @@ class SuiteRun:
         more = f"; and {len(reasons) - 3} other reason(s)" if len(reasons) > 3 else ""
         return [
             f"nothing was checked: no case passed or failed ({said}{more}); check what the "
-            "engine declares in its handshake (rulesets, capabilities) and --ruleset/--fixtures"
+            "engine declares in its handshake (rulesets, capabilities, features) and "
+            "--ruleset/--fixtures"
         ]
 
     @property
@@ -266,6 +268,7 @@ def write_json(run: SuiteRun, stream: TextIO) -> None:
             "failure": _failure_json(result.failure) if result.failure else None,
             "message": result.message,
             "requests": result.requests,
+            "features": ordered(result.case.features or ()),
         }
         if result.stderr:
             record["stderr"] = result.stderr

@@ -27,6 +27,7 @@ from baloot_conformance.report.base import (
     stopped_note,
     totals,
     unchecked_note,
+    unsupported_note,
 )
 from baloot_conformance.report.diagram import render
 
@@ -34,6 +35,7 @@ _SGR = {
     "pass": "32;1",  # bold green
     "fail": "31;1",  # bold red
     "known-defect": "33;1",  # bold yellow
+    "unsupported": "2",  # dim
     "error": "31;1",
     "root": "31",
     "after": "2",  # dim
@@ -103,6 +105,9 @@ class TextReporter:
         if verdict.status == "known-defect":
             where = str(verdict.location) if verdict.location else verdict.path
             self._line(f"{one_line(where)}: {style('known-defect', defect_note(verdict))}")
+        if verdict.status == "unsupported":
+            where = str(verdict.location) if verdict.location else verdict.path
+            self._line(f"{one_line(where)}: {style('unsupported', unsupported_note(verdict))}")
         for foul in verdict.latent_fouls:
             where = str(verdict.location) if verdict.location else verdict.path
             self._line(f"{one_line(where)}: latent foul, never called: {printable(foul)}")
@@ -131,6 +136,8 @@ class TextReporter:
         parts = [plural(tally.hands, "hand")]
         if tally.known:
             parts.append(plural(tally.known, "known defect"))
+        if tally.unsupported:
+            parts.append(f"{tally.unsupported} unsupported")
         if tally.failed:
             parts.append(f"{tally.failed} failed")
         if tally.errors:
@@ -144,6 +151,8 @@ class TextReporter:
             if not tally.ok or (tally.known and self._defects_fail)
             else self._style("known-defect", "KNOWN-DEFECT")
             if tally.known
+            else self._style("unsupported", "UNSUPPORTED")
+            if tally.unsupported == tally.hands
             else self._style("pass", "PASS")
         )
         self._line(f"{word} {one_line(tally.path)}  {', '.join(parts)}")

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from baloot_conformance import btn
 from baloot_conformance.check.events import HandChecker, unlogged_auction
+from baloot_conformance.check.features import hands_features, transcript_features
 from baloot_conformance.check.run import replay_hands
 from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.check.words import rest_events
@@ -52,6 +53,10 @@ class Case:
     """The position of the Sawa or foul call the engine is asked to judge (``h1.sawa``,
     ``h2.foul1``): the case is then that ``judge`` request alone. Empty for the case that
     replays the whole transcript."""
+    features: frozenset[str] | None = None
+    """The features the case needs (:mod:`~baloot_conformance.check.features`), from its
+    replay: ``None`` until :func:`case_features` has computed them (the runner does, before
+    it sends a request)."""
 
     @property
     def where(self) -> str:
@@ -114,6 +119,32 @@ def transcript_of(case: Case) -> tuple[btn.Transcript, Ruleset]:
     with reader:
         head = reader.head()
         return dataclasses.replace(head, hands=tuple(reader)), rules
+
+
+def case_features(
+    case: Case,
+    transcript: btn.Transcript,
+    rules: Ruleset,
+    decided: frozenset[str] | None = None,
+) -> frozenset[str]:
+    """The features ``case`` needs: what the reference replay of its transcript decided, and
+    its events (:func:`~baloot_conformance.check.features.hand_features`). ``decided``: the
+    rules a replay of the whole transcript already counted (a fixture's, which the runner
+    replays to check the fixture itself), so as not to replay it again. A case that judges a
+    Sawa or foul call needs what the call's hand needs (the engine is shown that hand), and
+    ``sawa`` or ``fouls``."""
+    if case.features is not None:
+        return case.features
+    hands = transcript.hands
+    if case.talk:
+        number = case.talk.split(".")[0]
+        needed = hands_features(hands, rules)
+        found = next((f for h, f in zip(hands, needed, strict=True) if h.position == number), None)
+        talk = "sawa" if case.talk.split(".")[1].startswith("sawa") else "fouls"
+        return (found or frozenset()) | {talk}
+    if decided is None:
+        return frozenset().union(*hands_features(hands, rules))
+    return transcript_features(decided, hands, rules)
 
 
 # --- what the engine is shown ----------------------------------------------------------------

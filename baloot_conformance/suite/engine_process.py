@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO, Any, Literal, Protocol
 
+from baloot_conformance.check import features as features_
 from baloot_conformance.suite.protocol import PROTOCOL, answer_problem
 from baloot_conformance.version import __version__
 
@@ -77,6 +78,24 @@ class EngineInfo:
     rulesets: tuple[str, ...]
     capabilities: frozenset[str]
     language: str | None = None
+    features: frozenset[str] = features_.ALL
+    """The features it implements (:mod:`~baloot_conformance.check.features`), as
+    :func:`declared_features` reads its handshake."""
+    declared: bool = False
+    """Whether the handshake listed its ``features`` (else it is taken to have them all)."""
+
+
+def declared_features(answer: dict[str, Any]) -> frozenset[str]:
+    """The features a ``started`` answer declares: its ``features`` list, every feature
+    when it has none (an adapter written before features existed keeps passing as it did),
+    except ``partial_transcripts`` without the capability ``partial``. That capability is
+    protocol 1's first spelling of the feature ``partial_transcripts``: either one declares
+    it, and neither can take it away from the other."""
+    listed = answer.get("features")
+    base = features_.ALL - {"partial_transcripts"} if listed is None else frozenset(listed)
+    if "partial" in answer["capabilities"]:
+        base |= {"partial_transcripts"}
+    return base
 
 
 class _Eof:
@@ -185,6 +204,8 @@ class Engine:
             rulesets=tuple(answer["rulesets"]),
             capabilities=frozenset(answer["capabilities"]),
             language=answer["engine"].get("language"),
+            features=declared_features(answer),
+            declared="features" in answer,
         )
         return self.info
 

@@ -14,6 +14,8 @@ from typing import Any
 
 from baloot_conformance.btn import json_form
 from baloot_conformance.cards import CARDS
+from baloot_conformance.check.features import ALL as FEATURES
+from baloot_conformance.check.features import unknown_feature
 from baloot_conformance.resources import spec_path
 
 PROTOCOL = 1
@@ -70,12 +72,28 @@ def answer_problem(command: str, answer: Any) -> str | None:
     any request but ``start`` with ``skip`` or ``error``)."""
     if _plainly_valid(command, answer):
         return None
+    if command == "start":
+        wrong = _feature_problem(answer)
+        if wrong is not None:
+            return wrong
     if command != "start" and isinstance(answer, dict):
         if "skip" in answer:
             return problem(answer, "skipped")
         if "error" in answer:
             return problem(answer, "errored")
     return problem(answer, ANSWERS[command])
+
+
+def _feature_problem(answer: Any) -> str | None:
+    """A ``started`` answer's unknown feature, named with the closest and the known ones (the
+    schema's enum would say it less helpfully)."""
+    listed = answer.get("features") if isinstance(answer, dict) else None
+    if not isinstance(listed, list):
+        return None
+    for index, name in enumerate(listed):
+        if isinstance(name, str) and name not in FEATURES:
+            return f"at /features/{index}: {unknown_feature(name)}"
+    return None
 
 
 _CALL = re.compile(r"[a-z][a-z0-9_]*( ([a-z][a-z0-9_]*|[SHDC]))*\Z")

@@ -4,7 +4,10 @@
 reference interpreter, so ``suite`` passes it on every case: it shows the protocol at work
 and is the model for an engine's own adapter. With ``--rules FILE --as ID`` it plays the ruleset of
 ``FILE`` while it says it plays ``ID``: an engine that deviates on purpose, which ``suite``
-must catch at exactly the cases where the two rulesets part.
+must catch at exactly the cases where the two rulesets part. With ``--features LIST`` or
+``--without LIST`` it declares only some features in its handshake (and answers as before):
+an engine that implements part of the game, whose other cases ``suite`` must report
+``unsupported`` without asking.
 
 The kit uses :func:`first_rejection` for the answer ``replay`` must give.
 """
@@ -22,6 +25,7 @@ from typing import Any, TextIO
 
 from baloot_conformance import btn
 from baloot_conformance.btn import json_form
+from baloot_conformance.check import features as features_
 from baloot_conformance.check.events import HandChecker, ReplayStop
 from baloot_conformance.check.hand_check import replay_items
 from baloot_conformance.check.run import replay_hands
@@ -155,7 +159,11 @@ class ReferenceAdapter:
     """Answers protocol requests (parsed JSON) with the reference interpreter."""
 
     def __init__(
-        self, rules: Ruleset | None = None, play_as: str | None = None, validate: bool = False
+        self,
+        rules: Ruleset | None = None,
+        play_as: str | None = None,
+        validate: bool = False,
+        features: frozenset[str] | None = None,
     ) -> None:
         self.rules = rules
         """The ruleset every request is played under (``--rules``), or ``None``: the one
@@ -163,13 +171,15 @@ class ReferenceAdapter:
         self.rulesets = (play_as,) if play_as else tuple(shipped_rulesets())
         self.validate = validate
         """Whether requests are checked against the schema (slow; the kit's are valid)."""
+        self.features = features
+        """The features its handshake declares (``None``: it lists none, so it has them all)."""
         self._last: _Walk | None = None
 
     def answer(self, request: dict[str, Any]) -> dict[str, Any] | None:
         """The answer to one request, ``None`` for ``stop``."""
         command = request.get("cmd")
         if command == "start":
-            return {
+            started: dict[str, Any] = {
                 "protocol": PROTOCOL,
                 "engine": {
                     "name": "baloot-conformance reference",
@@ -179,6 +189,11 @@ class ReferenceAdapter:
                 "rulesets": list(self.rulesets),
                 "capabilities": ["replay", "legal", "claims", "judge", "partial"],
             }
+            if self.features is not None:
+                started["features"] = features_.ordered(self.features)
+                if "partial_transcripts" not in self.features:  # 'partial' would declare it
+                    started["capabilities"].remove("partial")
+            return started
         if command == "stop":
             return None
         seq = request.get("seq")
@@ -279,7 +294,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="check each request's transcript against the BTN schema (slow; for testing a "
         "client of the protocol)",
     )
+    chosen = parser.add_mutually_exclusive_group()
+    chosen.add_argument(
+        "--features",
+        metavar="LIST",
+        help="declare only these features in the handshake (comma-separated, 'none' for "
+        "none; the features: " + ", ".join(features_.NAMES) + ")",
+    )
+    chosen.add_argument(
+        "--without",
+        metavar="LIST",
+        help="declare every feature but these (e.g. --without sawa,fouls)",
+    )
     args = parser.parse_args(argv)
+    declared: frozenset[str] | None = None
+    try:
+        if args.features is not None:
+            declared = features_.parse_features(args.features)
+        elif args.without is not None:
+            declared = features_.ALL - features_.parse_features(args.without, "--without")
+    except BalootError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     rules = None
     if args.rules:
         try:
@@ -288,7 +324,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
     serve(
-        ReferenceAdapter(rules, args.play_as or (rules.id if rules else None)),
+        ReferenceAdapter(rules, args.play_as or (rules.id if rules else None), features=declared),
         sys.stdin,
         sys.stdout,
     )

@@ -28,6 +28,7 @@ from typing import Any
 from baloot_conformance import btn, processes
 from baloot_conformance.btn import json_form
 from baloot_conformance.cards import Card
+from baloot_conformance.check.features import missing_words, ordered
 from baloot_conformance.check.run import replay_hands
 from baloot_conformance.check.verdicts import Divergence
 from baloot_conformance.corpus.fixtures import (
@@ -47,6 +48,7 @@ from baloot_conformance.suite.cases import (
     Failure,
     Observable,
     Verdict,
+    case_features,
     cut,
     index_of,
     is_partial,
@@ -82,12 +84,15 @@ HAND_CLAIMS = frozenset(
 
 def fixture_cases(selector: str = "*", ruleset: str | None = None) -> list[Case]:
     """The corpus's fixtures whose id or ``area/id`` matches one of the comma-separated
-    globs of ``selector`` (``none`` for none), under ``ruleset`` only when given; each
-    followed by a case for each Sawa and foul call it judges (selected with its fixture, or
-    by its own id: ``*.sawa``)."""
+    globs of ``selector`` (``none`` for none), or whose ``rules:`` name one of its items (a
+    rule ID: ``play.hokum.overruff``; an item is tried both ways, so a rule ID never hides
+    the fixture its glob matches), under ``ruleset`` only when given; each followed by a
+    case for each Sawa and foul call it judges (selected with its fixture, or by its own
+    id: ``*.sawa``)."""
     if selector.strip() == "none":
         return []
     globs = [g.strip() for g in selector.split(",") if g.strip()]
+    named = frozenset(globs)
 
     def chosen(area: str, id_: str) -> bool:
         return any(fnmatch.fnmatchcase(n, g) for g in globs for n in (id_, f"{area}/{id_}"))
@@ -103,7 +108,7 @@ def fixture_cases(selector: str = "*", ruleset: str | None = None) -> list[Case]
             fixture.tag or fixture.ruleset_id,
             shown=_corpus_path(fixture.path, root),
         )
-        whole = chosen(fixture.area, fixture.id)
+        whole = chosen(fixture.area, fixture.id) or not named.isdisjoint(fixture.rules)
         talk = [t for t in talk_cases(case, fixture.text) if whole or chosen(fixture.area, t.id)]
         cases += [case, *talk] if whole else talk
     return cases
@@ -136,12 +141,14 @@ def run_case(case: Case, engine: Engine) -> CaseResult:
         transcript, rules = transcript_of(case)
     except BalootError as exc:
         return CaseResult(case, "invalid", message=f"the case cannot be read: {exc}")
+    decided: frozenset[str] | None = None
     if case.seed is None:
-        invalid = _fixture_defect(case)
+        invalid, decided = _fixture_defect(case)
         if invalid is not None:
             return invalid
         if not transcript.hands:
             return CaseResult(case, "skip", message="no hand to play (a notation fixture)")
+    case = dataclasses.replace(case, features=case_features(case, transcript, rules, decided))
     try:
         info = engine.start()
     except EngineFailure as exc:
@@ -171,15 +178,17 @@ def run_case(case: Case, engine: Engine) -> CaseResult:
     return CaseResult(case, "fail", failure, requests=run.sent)
 
 
-def _fixture_defect(case: Case) -> CaseResult | None:
+def _fixture_defect(case: Case) -> tuple[CaseResult | None, frozenset[str] | None]:
     """``invalid`` when the fixture's own expectation is not what the interpreter gives;
-    ``skip`` for a fixture that tests a syntax error (there are no events to send)."""
+    ``skip`` for a fixture that tests a syntax error (there are no events to send); else
+    ``None`` and the rules the fixture's replay counted (what its features come from)."""
     try:
         fixture: Fixture = load_fixture(Path(case.path))
     except BalootError as exc:
-        return CaseResult(case, "invalid", message=f"the fixture cannot be read: {exc}")
+        return CaseResult(case, "invalid", message=f"the fixture cannot be read: {exc}"), None
     if fixture.expect.syntax_error is not None:
-        return CaseResult(case, "skip", message="tests the notation's syntax, not an engine")
+        skip = CaseResult(case, "skip", message="tests the notation's syntax, not an engine")
+        return skip, None
     run = run_fixture(fixture, ruleset_of(case.ruleset))
     if not run.as_expected:
         return CaseResult(
@@ -187,8 +196,8 @@ def _fixture_defect(case: Case) -> CaseResult | None:
             "invalid",
             message=f"the fixture expects {fixture.expect}, but the reference interpreter gives "
             f"{run.outcome}: a defect of the corpus, please report it",
-        )
-    return None
+        ), None
+    return None, run.trace.rules()
 
 
 #: The capabilities that are requests: an engine must declare one for anything to be checked.
@@ -209,9 +218,19 @@ def _unsupported(
         return (
             f"the engine does not play the {rules.id} ruleset (it plays {', '.join(info.rulesets)})"
         )
-    if "partial" not in info.capabilities and any(is_partial(h) for h in transcript.hands):
-        return "a hand logs no auction, and the engine does not play partial hands ('partial')"
+    lacking = missing_words(case.features or (), info.features)
+    if lacking:
+        return f"the case {lacking} (its 'start' answer lists {_declared(info)})"
     return None
+
+
+def _declared(info: EngineInfo) -> str:
+    """The features an engine declares, as an unsupported case's message quotes them."""
+    if not info.declared:
+        return "no features: every one but partial_transcripts, which needs 'partial'"
+    if not info.features:
+        return "no feature"
+    return f"the features {', '.join(ordered(info.features))}"
 
 
 class _Declined(Exception):
