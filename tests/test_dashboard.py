@@ -193,7 +193,7 @@ def _error(*argv: str) -> str:
 def test_unreadable_and_foreign_reports_are_one_screen_errors(tmp_path: Path) -> None:
     to = str(tmp_path / "site")
     assert "cannot read the report" in _error(str(tmp_path / "missing.jsonl"), "--to", to)
-    assert f"{CONFORMING}:1:1: not a line of JSON" in _error(str(CONFORMING), "--to", to)
+    assert f"{CONFORMING}:1:1: not a JSON Lines record" in _error(str(CONFORMING), "--to", to)
     other = tmp_path / "other.jsonl"
     other.write_text('{"record": "header", "tool": "x"}\n', encoding="utf-8")
     assert "not a report of check or suite" in _error(str(other), "--to", to)
