@@ -18,8 +18,14 @@ import pytest
 from test_pictures import Elements, chromium
 
 from baloot_conformance.cli import main
+from baloot_conformance.report import run_reports
 from baloot_conformance.report.dashboard import build
-from baloot_conformance.report.dashboard_input import EngineLabel, read_report
+from baloot_conformance.report.dashboard_input import (
+    CATEGORIES,
+    CATEGORY_OF,
+    EngineLabel,
+    read_report,
+)
 from baloot_conformance.report.dashboard_pages import MARKER
 from baloot_conformance.resources import spec_path
 
@@ -178,6 +184,13 @@ def test_suite_reports_of_two_versions_give_the_deviations(tmp_path: Path) -> No
     assert game.table is not None and game.ruleset == "saudi@1.2.0"
     assert ref.unattributed == 0
     assert ref.cells["play"]["pass"] == ref.total["pass"]  # each case makes a play rule act
+
+
+def test_every_verdict_the_reader_knows_falls_in_one_category() -> None:
+    """The dashboard's categories are a view of the one reader's verdicts: a status or a
+    verdict added to the reader must be given its category here."""
+    known = set(run_reports.CHECK_STATUSES) | set(run_reports.SUITE_VERDICTS)
+    assert set(CATEGORY_OF) == known and set(CATEGORY_OF.values()) == set(CATEGORIES)
 
 
 # --- errors and the site's folder ----------------------------------------------------------------

@@ -38,7 +38,7 @@ from baloot_conformance.resources import data_root
 Category = Literal["pass", "fail", "known", "unsupported", "error"]
 CATEGORIES: tuple[Category, ...] = ("pass", "fail", "known", "unsupported", "error")
 
-_CATEGORY: dict[str, Category] = {
+CATEGORY_OF: dict[str, Category] = {
     "pass": "pass",
     "fail": "fail",
     "xpass": "fail",
@@ -128,7 +128,7 @@ def _result(run: RunReport, outcome: Outcome, label: EngineLabel | None) -> Resu
         path=outcome.path,
         position=outcome.position,
         status=outcome.verdict,
-        category=_CATEGORY[outcome.verdict],
+        category=CATEGORY_OF[outcome.verdict],
         divergences=outcome.divergences,
         defects=outcome.defects,
         message=outcome.reason,
@@ -148,6 +148,7 @@ def resolve(path: str, report: str) -> Path | None:
 
 __all__ = [
     "CATEGORIES",
+    "CATEGORY_OF",
     "UNNAMED",
     "Category",
     "EngineLabel",
