@@ -18,8 +18,14 @@ import pytest
 from test_pictures import Elements, chromium
 
 from baloot_conformance.cli import main
+from baloot_conformance.report import run_reports
 from baloot_conformance.report.dashboard import build
-from baloot_conformance.report.dashboard_input import EngineLabel, read_report
+from baloot_conformance.report.dashboard_input import (
+    CATEGORIES,
+    CATEGORY_OF,
+    EngineLabel,
+    read_report,
+)
 from baloot_conformance.report.dashboard_pages import MARKER
 from baloot_conformance.resources import spec_path
 
@@ -180,6 +186,13 @@ def test_suite_reports_of_two_versions_give_the_deviations(tmp_path: Path) -> No
     assert ref.cells["play"]["pass"] == ref.total["pass"]  # each case makes a play rule act
 
 
+def test_every_verdict_the_reader_knows_falls_in_one_category() -> None:
+    """The dashboard's categories are a view of the one reader's verdicts: a status or a
+    verdict added to the reader must be given its category here."""
+    known = set(run_reports.CHECK_STATUSES) | set(run_reports.SUITE_VERDICTS)
+    assert set(CATEGORY_OF) == known and set(CATEGORY_OF.values()) == set(CATEGORIES)
+
+
 # --- errors and the site's folder ----------------------------------------------------------------
 
 
@@ -193,7 +206,7 @@ def _error(*argv: str) -> str:
 def test_unreadable_and_foreign_reports_are_one_screen_errors(tmp_path: Path) -> None:
     to = str(tmp_path / "site")
     assert "cannot read the report" in _error(str(tmp_path / "missing.jsonl"), "--to", to)
-    assert f"{CONFORMING}:1:1: not a line of JSON" in _error(str(CONFORMING), "--to", to)
+    assert f"{CONFORMING}:1:1: not a JSON Lines record" in _error(str(CONFORMING), "--to", to)
     other = tmp_path / "other.jsonl"
     other.write_text('{"record": "header", "tool": "x"}\n', encoding="utf-8")
     assert "not a report of check or suite" in _error(str(other), "--to", to)

@@ -264,6 +264,46 @@ def test_check_with_a_baseline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert code == 2 and "game.btn:1:1: not a JSON Lines record" in err
 
 
+def test_a_hand_is_the_same_hand_in_two_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two versions' transcripts of the same files, each version in its own folder: a hand is
+    keyed by its path relative to the folder its report's files share, so the two reports
+    compare hand by hand (wherever each was checked from), and a hand mutated in the second
+    is the one change, as the dashboard's history pairs them."""
+    monkeypatch.chdir(tmp_path)
+    for version in ("v1", "v2"):
+        (tmp_path / version / "more").mkdir(parents=True)
+        (tmp_path / version / "game.btn").write_text(NONCONFORMING, "utf-8")
+        (tmp_path / version / "more" / "other.btn").write_text(CONFORMING, "utf-8")
+    v1, v2 = tmp_path / "v1.jsonl", tmp_path / "v2.jsonl"
+    cli("check", "v1", "--format", "json", "-o", str(v1))
+    cli("check", str(tmp_path / "v2"), "--format", "json", "-o", str(v2))  # absolute paths
+    paths = {r["path"] for r in records(v2) if r["record"] == "hand"}
+    assert paths == {str(tmp_path / "v2/game.btn"), str(tmp_path / "v2/more/other.btn")}
+    code, document = diff_json(v1, v2)
+    assert code == 0 and document["changes"] == []
+    assert document["unchanged"] == {"pass": 16, "fail": 2}
+
+    hand5 = NONCONFORMING.split("\nhand 5\n")[1].split("\nhand 6\n")[0]
+    score5 = next(line for line in hand5.splitlines() if line.startswith("= score "))
+    (tmp_path / "v2" / "game.btn").write_text(
+        NONCONFORMING.replace(f"hand 5\n{hand5}", f"hand 5\n{hand5.replace(score5, score5 + '1')}"),
+        "utf-8",
+    )
+    cli("check", str(tmp_path / "v2"), "--format", "json", "-o", str(v2))
+    code, document = diff_json(v1, v2)
+    assert code == 1
+    (change,) = document["changes"]
+    assert change["kind"] == "new-failure" and change["key"] == ["game.btn", "h5", "1"]
+    assert change["name"] == f"{tmp_path / 'v2/game.btn'} h5"  # as the new report names it
+    # the same in one run, the report read as it is written
+    code, out, _ = cli("check", "v2", "--baseline", str(v1))
+    assert code == 1 and out.splitlines()[-1].startswith("FAIL 1 regression: 1 new failure")
+    news = [x for x in out.splitlines() if x.startswith("NEW FAILURE")]
+    assert len(news) == 1 and news[0].startswith("NEW FAILURE v2/game.btn h5")
+
+
 # --- reports that cannot be read -------------------------------------------------------------
 
 

@@ -51,10 +51,11 @@ examples:
   baloot-conformance check games/ --format json | baloot-conformance diff main.jsonl -
   baloot-conformance suite --engine ./my-adapter --format json -o pr.jsonl --baseline main.jsonl
 
-A hand (its file and position) of a check report, or a case (its id) of a suite report, is
-compared with the same one of the other report: new failures, changed divergences (still
-failing, at another rule, position or observable), fixed, other changes (pass to
-unsupported, ...), added and removed.
+A hand of a check report (its file, relative to the folder all of the report's files share,
+and its position: logs-v1/m12.btn h3 is logs-v2/m12.btn h3 of a check of logs-v2/), or a
+case (its id) of a suite report, is compared with the same one of the other report: new
+failures, changed divergences (still failing, at another rule, position or observable),
+fixed, other changes (pass to unsupported, ...), added and removed.
 
 exit codes: 0 no regression; 1 a new failure, a changed divergence with a divergence the old
 run lacked, or a new run that went wrong (nothing checked, a file not read to its end,

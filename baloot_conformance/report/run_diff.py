@@ -1,8 +1,9 @@
 """What changed between two runs: the comparison behind ``diff OLD NEW`` and ``--baseline``.
 
 Two reports of one kind (:mod:`~baloot_conformance.report.run_reports`) are compared outcome
-by outcome: a hand (its transcript's path and its position) of ``check``, a case (its id) of
-``suite``. Each verdict falls in one of three classes:
+by outcome: a hand of ``check`` (its transcript's path relative to the folder its report's
+transcripts share, and its position), a case (its id) of ``suite``. Each verdict falls in one
+of three classes:
 
 - *bad*, what fails a run: ``fail``, ``error``, ``xpass``, ``invalid``, and ``known-defect``
   in a run made with ``--fail-on-known-defects``;
