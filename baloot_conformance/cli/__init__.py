@@ -27,6 +27,7 @@ from baloot_conformance.cli import (
     dashboard_commands,
     diff_commands,
     fixture_commands,
+    generate_commands,
     show_commands,
     spec_commands,
     suite_commands,
@@ -92,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     for module in (
         check_commands,
+        generate_commands,
         suite_commands,
         show_commands,
         spec_commands,

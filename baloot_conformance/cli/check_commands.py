@@ -1,6 +1,5 @@
-"""``check`` (the CI gate) and ``generate`` (random legal games): thin layers over
-:mod:`baloot_conformance.check.run`, :mod:`baloot_conformance.report` and
-:mod:`baloot_conformance.corpus.generate`."""
+"""``check`` (the CI gate): a thin layer over :mod:`baloot_conformance.check.run` and
+:mod:`baloot_conformance.report`."""
 
 from __future__ import annotations
 
@@ -69,7 +68,7 @@ report), 1 only when a hand regressed since FILE or the run checked nothing (see
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
-    """Add ``check`` and ``generate`` to the CLI."""
+    """Add ``check`` to the CLI."""
     check = subparsers.add_parser(
         "check",
         help="check transcripts against a ruleset (the CI gate)",
@@ -152,70 +151,6 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     )
     check_features.add_option(check)
     check.set_defaults(handler=_check)
-
-    generate = subparsers.add_parser(
-        "generate",
-        help="write random legal games as BTN, with every claim",
-        description=(
-            "Write seeded random games (random but legal calls, raises, declarations and "
-            "plays) under a ruleset, every claim filled in. The same seed gives the same file."
-        ),
-        epilog="examples:\n  baloot-conformance generate --ruleset saudi --seed 7 --games 3\n"
-        "  baloot-conformance generate --contracts sun=1,hokum=3 --raise-chance 0.8 --games 20\n"
-        "  baloot-conformance generate --ruleset my-rules.yaml --sawa 0.2 --fouls 0.1 "
-        "--foul-calls 0.5 --kawesh 0.5 --rich-deals",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    generate.add_argument("--ruleset", metavar="ID|PATH", default="saudi", help="default saudi")
-    generate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    generate.add_argument("--games", type=int, default=1, help="how many games (default 1)")
-    generate.add_argument(
-        "--hands",
-        type=int,
-        metavar="N",
-        help="stop each game after N hands (default: play to the end)",
-    )
-    generate.add_argument(
-        "--legal", action="store_true", help="add a '= legal' claim before every card"
-    )
-    generate.add_argument(
-        "--contracts",
-        type=_contract_weights,
-        metavar="sun=W,hokum=W",
-        help="aim each hand at a contract drawn with these weights (sun=1,hokum=1: as many "
-        "Hokum as Sun hands; hokum=1: Hokum only); default: plain random bidding",
-    )
-    generate.add_argument(
-        "--raise-chance",
-        type=_probability,
-        default=0.3,
-        metavar="P",
-        help="how often a player entitled to raise (double, triple...) does, 0 to 1 (default 0.3)",
-    )
-    generate.add_argument(
-        "--rich-deals",
-        action="store_true",
-        help="deal the first bidder a rare hand now and then (four of a kind with Baloot, a "
-        "run of five, only 7s, 8s and 9s for Kawesh)",
-    )
-    for flag, what in _TALK_FLAGS.items():
-        generate.add_argument(
-            flag, type=_probability, default=0.0, metavar="P", help=f"{what}, 0 to 1 (default 0)"
-        )
-    generate.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
-    generate.set_defaults(handler=_generate)
-
-
-#: The table talk ``generate`` can make, with the rule that must allow it.
-_TALK_FLAGS = {
-    "--sawa": "how often the seat to play considers a Sawa where claims.sawa allows one (the "
-    "solver decides: a right claim is made, a wrong one a third of the time)",
-    "--fouls": "how often a player holding an illegal card plays it, where play.fouls lets it "
-    "stand until called",
-    "--foul-calls": "how often a card that may be called is called (a legal card, wrongly, a "
-    "quarter as often)",
-    "--kawesh": "how often a player who may claim Kawesh under deal.kawesh does",
-}
 
 
 # --- check --------------------------------------------------------------------------------
@@ -658,64 +593,3 @@ class Progress:
             self.err.write("\r\033[K")
             self.err.flush()
             self.shown = 0.0
-
-
-# --- generate -----------------------------------------------------------------------------
-
-
-def _contract_weights(text: str) -> dict[str, int]:
-    """``sun=1,hokum=3`` -> ``{"sun": 1, "hokum": 3}`` (an argparse type)."""
-    weights: dict[str, int] = {}
-    for part in text.split(","):
-        name, _, value = part.partition("=")
-        name = name.strip()
-        if name not in ("sun", "hokum") or name in weights or not value.strip().isdigit():
-            raise argparse.ArgumentTypeError(
-                f"{part!r}: expected sun=W or hokum=W with a whole weight, e.g. sun=1,hokum=1"
-            )
-        weights[name] = int(value)
-    if not any(weights.values()):
-        raise argparse.ArgumentTypeError("at least one weight must be above 0")
-    return weights
-
-
-def _probability(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number from 0 to 1")
-    return value
-
-
-def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    if args.games < 1 or (args.hands is not None and args.hands < 1):
-        print("error: --games and --hands must be at least 1", file=err)
-        return _EXIT_USAGE
-    ruleset = load_ruleset(args.ruleset)
-    from baloot_conformance.corpus.generate import (  # only here
-        Policy,
-        generate_games,
-        idle_rates,
-    )
-
-    policy = Policy(
-        contracts=args.contracts or {},
-        raise_chance=args.raise_chance,
-        rich_deals=args.rich_deals,
-        sawa=args.sawa,
-        fouls=args.fouls,
-        foul_calls=args.foul_calls,
-        kawesh=args.kawesh,
-    )
-    for rate, rule_id, none in idle_rates(ruleset, policy):
-        flag = "--" + rate.replace("_", "-")
-        print(f"note: {flag} makes nothing under {ruleset.id}: {rule_id} is {none}", file=err)
-    chunks = generate_games(ruleset, args.seed, args.games, args.hands, args.legal, policy)
-    if args.output:
-        with replaced(args.output) as stream:
-            stream.writelines(chunks)
-    else:
-        out.writelines(chunks)
-    return _EXIT_OK
