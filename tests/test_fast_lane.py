@@ -180,7 +180,7 @@ def test_the_lane_leaves_table_talk_to_the_reference_path(after: str, lines: lis
             chunk = next(reader.chunks())
             builder = reader.builder(chunk)
             game = Game(SAUDI, dealer=0)
-            judged = fast_lane._judge(chunk, builder, SAUDI, "t.btn", "saudi@1", game, None)
+            judged = fast_lane._judge(chunk, builder, SAUDI, "t.btn", "saudi@1", game, None, None)
             return judged is not None, len(builder.items)
 
     assert lane(_FIRST_HAND)[0]  # the hand as generated is the lane's

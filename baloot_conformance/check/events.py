@@ -18,7 +18,7 @@ from typing import Any
 from baloot_conformance import btn
 from baloot_conformance.cards import SUIT_CODES, Card
 from baloot_conformance.check.table import Table, table_of, talk_table
-from baloot_conformance.check.verdicts import Divergence, DivergenceKind
+from baloot_conformance.check.verdicts import Divergence, DivergenceKind, EngineId
 from baloot_conformance.check.words import PROJECT_WORDS
 from baloot_conformance.engine.actions import (
     PLAYS,
@@ -82,8 +82,11 @@ class HandChecker:
         expected_dealer: Seat | None,
         lines: Callable[[int], str | None] = lambda number: None,
         pictures: bool = False,
+        engine_id: EngineId | None = None,
     ) -> None:
         self.rules = rules
+        self.engine_id = engine_id
+        """The engine the transcript names, for the verdict (not :attr:`engine`, the hand)."""
         self.pictures = pictures
         """Whether the root divergence carries a :class:`~baloot_conformance.check.table.Table`."""
         self.number = 0

@@ -34,7 +34,7 @@ from baloot_conformance.cards import Card
 from baloot_conformance.check.claims import judge_claim
 from baloot_conformance.check.events import PLAYS_OF, SEAT_OF, HandChecker, ReplayStop
 from baloot_conformance.check.hand_check import check_hand, verdict_at
-from baloot_conformance.check.verdicts import HandVerdict
+from baloot_conformance.check.verdicts import EngineId, HandVerdict
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.model import SEAT_NAMES, IllegalAction, Seat, card_set
 from baloot_conformance.engine.scoring import HandResult
@@ -47,7 +47,11 @@ class _GiveUp(Exception):
 
 
 def check_chunks(
-    reader: btn.TranscriptReader, path: str, ruleset: Ruleset, pictures: bool = False
+    reader: btn.TranscriptReader,
+    path: str,
+    ruleset: Ruleset,
+    pictures: bool = False,
+    engine_id: EngineId | None = None,
 ) -> Iterator[HandVerdict]:
     """:func:`~baloot_conformance.check.run.check_hands` over a reader: the same verdicts, each
     hand through the fast lane when it passes there, else through the reference path
@@ -60,7 +64,9 @@ def check_chunks(
             game = Game(ruleset, dealer=0)
             expected_dealer = None
         before = (game.totals, game.dealer, game.winner, len(game.results))
-        judged = _judge(chunk, reader.builder(chunk), ruleset, path, name, game, expected_dealer)
+        judged = _judge(
+            chunk, reader.builder(chunk), ruleset, path, name, game, expected_dealer, engine_id
+        )
         if judged is None:
             game.totals, game.dealer, game.winner = before[:3]
             del game.results[before[3] :]
@@ -74,6 +80,7 @@ def check_chunks(
                 expected_dealer,
                 lines=reader.source_line,
                 pictures=pictures,
+                engine_id=engine_id,
             )
             judged = verdict, checker.result
         yield judged[0]
@@ -99,13 +106,14 @@ def _judge(
     name: str,
     game: Game,
     expected_dealer: Seat | None,
+    engine_id: EngineId | None,
 ) -> tuple[HandVerdict, HandResult | None] | None:
     """The verdict on a hand that passes, with its result; ``None`` when the hand must go to
     the reference path (``game`` may then have changed: the caller puts it back)."""
     if chunk.problem is not None:
         return None
     _, v, line, column, _ = chunk.head
-    checker = HandChecker(rules, path, name, game, expected_dealer)
+    checker = HandChecker(rules, path, name, game, expected_dealer, engine_id=engine_id)
     try:
         _scan(chunk.body, checker)
         checker.number = v[0]

@@ -188,6 +188,7 @@ def traced_hands(
     rules: Ruleset,
     required: frozenset[str] = frozenset(),
     pictures: bool = False,
+    engine_id: EngineId | None = None,
 ) -> Iterator[tuple[HandVerdict, HandChecker, frozenset[str]]]:
     """:func:`~baloot_conformance.check.run.replay_hands` on the reference path, with the
     features each hand needs: one trace, read between hands (what a hand's replay counted
@@ -197,7 +198,9 @@ def traced_hands(
     lines = hands.source_line if isinstance(hands, btn.TranscriptReader) else None
     for hand, (verdict, checker) in _paired(
         hands,
-        lambda h: replay_hands(h, path, rules, required, trace, pictures, source_lines=lines),
+        lambda h: replay_hands(
+            h, path, rules, required, trace, pictures, source_lines=lines, engine_id=engine_id
+        ),
     ):
         counts = trace.counts
         decided = [rule for rule, n in counts.items() if n > before.get(rule, 0)]
@@ -257,9 +260,8 @@ def check_declared(
     names, as :func:`~baloot_conformance.check.run.check_hands`' verdicts do."""
     if engine is None and isinstance(hands, btn.TranscriptReader):
         engine = engine_of(hands.header)
-    for verdict, _, needed in traced_hands(hands, path, rules, required, pictures):
-        verdict = unsupported(verdict, needed, declared)
-        yield verdict if engine is None else dataclasses.replace(verdict, engine=engine)
+    for verdict, _, needed in traced_hands(hands, path, rules, required, pictures, engine):
+        yield unsupported(verdict, needed, declared)
 
 
 def transcript_features(

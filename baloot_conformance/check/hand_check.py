@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from baloot_conformance import btn
 from baloot_conformance.check.claims import claimed_total, judge_claim
 from baloot_conformance.check.events import PLAYS_OF, HandChecker, ReplayStop
-from baloot_conformance.check.verdicts import Divergence, DivergenceKind, HandVerdict
+from baloot_conformance.check.verdicts import Divergence, DivergenceKind, EngineId, HandVerdict
 from baloot_conformance.engine.actions import FoulCall, SawaClaim
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.model import IllegalAction, Seat
@@ -43,6 +43,7 @@ def check_hand(
     required: frozenset[str] = frozenset(),
     lines: Callable[[int], str | None] = lambda number: None,
     pictures: bool = False,
+    engine_id: EngineId | None = None,
 ) -> tuple[HandVerdict, HandChecker]:
     """Replay one hand of ``game``; the checker is returned too (its result, for the next).
     ``lines`` gives the transcript's lines by number, to quote them in divergences.
@@ -51,7 +52,9 @@ def check_hand(
     missing is a ``missing_claim`` divergence, and an auction that cannot be replayed a
     ``missing_event`` one.
     """
-    checker = HandChecker(rules, path, ruleset_name, game, expected_dealer, lines, pictures)
+    checker = HandChecker(
+        rules, path, ruleset_name, game, expected_dealer, lines, pictures, engine_id
+    )
     checker.scan(hand)
     stopped: str | None = None
     try:
@@ -172,6 +175,7 @@ def verdict_at(
             events=checker.events,
             claims=checker.claims,
             unchecked=tuple(checker.unchecked),
+            engine=checker.engine_id,
         )
     defects = explaining_defects(checker)
     return HandVerdict(
@@ -187,6 +191,7 @@ def verdict_at(
         unchecked=tuple(checker.unchecked),
         latent_fouls=latent_fouls(checker, position),
         defects=defects,
+        engine=checker.engine_id,
     )
 
 

@@ -136,16 +136,11 @@ def check_hands(
     """
     if engine is None and isinstance(hands, btn.TranscriptReader):
         engine = engine_of(hands.header)
-    verdicts: Iterable[HandVerdict]
     if fast and isinstance(hands, btn.TranscriptReader) and not required and trace is None:
-        verdicts = check_chunks(hands, path, ruleset, pictures)
+        yield from check_chunks(hands, path, ruleset, pictures, engine)
     else:
-        verdicts = (v for v, _ in replay_hands(hands, path, ruleset, required, trace, pictures))
-    if engine is None:
-        yield from verdicts
-        return
-    for verdict in verdicts:
-        yield dataclasses.replace(verdict, engine=engine)
+        replayed = replay_hands(hands, path, ruleset, required, trace, pictures, engine_id=engine)
+        yield from (verdict for verdict, _ in replayed)
 
 
 def replay_hands(
@@ -156,6 +151,7 @@ def replay_hands(
     trace: Trace | None = None,
     pictures: bool = False,
     source_lines: Callable[[int], str | None] | None = None,
+    engine_id: EngineId | None = None,
 ) -> Iterator[tuple[HandVerdict, HandChecker]]:
     """:func:`check_hands` with each hand's checker, which holds the replayed hand as the
     transcript left it (for the adapter protocol's answers). ``required`` may depend on the
@@ -173,7 +169,7 @@ def replay_hands(
             expected_dealer = None
         needed = required(hand) if callable(required) else required
         verdict, checker = check_hand(
-            ruleset, hand, path, name, game, expected_dealer, needed, lines, pictures
+            ruleset, hand, path, name, game, expected_dealer, needed, lines, pictures, engine_id
         )
         yield verdict, checker
         expected_dealer = checker.result.next_dealer if checker.result else None

@@ -179,9 +179,11 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.baseline and args.fail_fast:
         print("error: --baseline compares whole runs: drop --fail-fast", file=err)
         return _EXIT_USAGE
-    from baloot_conformance.cli import diff_commands  # --baseline (added by it)
+    baseline = None
+    if args.baseline:  # read before the run: an unreadable one stops it
+        from baloot_conformance.cli.baseline import load_baseline
 
-    baseline = diff_commands.load_baseline(args.baseline, "check") if args.baseline else None
+        baseline = load_baseline(args.baseline, "check")
     required = _required(args.require)
     declared = check_features.declared(args)
     patterns = args.files or (["-"] if not sys.stdin.isatty() else [])
@@ -212,7 +214,9 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         recording = None
         if baseline is not None:  # the run's records kept for the diff after it
             name = args.output if args.output and args.format == "json" else "this run"
-            reporter = recording = diff_commands.Recording(reporter, name)
+            from baloot_conformance.cli.baseline import Recording
+
+            reporter = recording = Recording(reporter, name)
         reporter.start(header)
         progress = Progress(err)
         passed = failed = known = unsupported = errors = divergences = unreadable = 0
@@ -288,8 +292,9 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if unreadable:
         return _EXIT_USAGE
     if baseline is not None and recording is not None:
-        stream = diff_commands.diff_stream(args, out, err)
-        return diff_commands.gate(baseline, recording.report(), stream)
+        from baloot_conformance.cli.baseline import diff_stream, gate
+
+        return gate(baseline, recording.report(), diff_stream(args, out, err))
     return _EXIT_OK if summary.ok else _EXIT_FAIL
 
 

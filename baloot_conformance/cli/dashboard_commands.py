@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from baloot_conformance.errors import UnreadableInputError
-from baloot_conformance.report.dashboard_input import EngineLabel, read_report
+
+if TYPE_CHECKING:  # the reports' modules are imported by the command alone: a quick start-up
+    from baloot_conformance.report.dashboard_input import EngineLabel
 
 _EXIT_OK = 0
 
@@ -70,6 +72,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def _labels(given: list[str], reports: list[str]) -> dict[str, EngineLabel]:
+    from baloot_conformance.report.dashboard_input import EngineLabel
+
     labels: dict[str, EngineLabel] = {}
     for text in given:
         report, equals, label = text.rpartition("=")
@@ -89,6 +93,7 @@ def _labels(given: list[str], reports: list[str]) -> dict[str, EngineLabel]:
 
 def _dashboard(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from baloot_conformance.report.dashboard import build
+    from baloot_conformance.report.dashboard_input import read_report
     from baloot_conformance.report.dashboard_pages import pages, write_site
 
     if args.diagrams < 0:

@@ -205,9 +205,11 @@ def _suite_run(args: argparse.Namespace, out: TextIO, err: TextIO, trace: Any) -
     entries = []
     if args.expectations:
         entries = expectations.load(args.expectations, missing_ok=args.update_expectations)
-    from baloot_conformance.cli import diff_commands  # --baseline (added by it)
+    baseline = None
+    if args.baseline:  # read before the run: an unreadable one stops it
+        from baloot_conformance.cli.baseline import load_baseline
 
-    baseline = diff_commands.load_baseline(args.baseline, "suite") if args.baseline else None
+        baseline = load_baseline(args.baseline, "suite")
     for target in (args.output, args.json_output):
         if target:
             check_target(target, [])
@@ -267,16 +269,16 @@ def _suite_run(args: argparse.Namespace, out: TextIO, err: TextIO, trace: Any) -
 def _against(args: argparse.Namespace, baseline: Any, run: Any, out: TextIO, err: TextIO) -> int:
     """``--baseline``: the diff of the run against it, after the report (and appended to
     ``--summary`` in Markdown); the exit code is the diff's."""
-    from baloot_conformance.cli import diff_commands
+    from baloot_conformance.cli import baseline as baseline_run  # only with --baseline
     from baloot_conformance.report.suite_report import write_json
 
     name = args.json_output or (args.output if args.format == "json" else None) or "this run"
-    report = diff_commands.suite_report(write_json, run, name)
-    code = diff_commands.gate(baseline, report, diff_commands.diff_stream(args, out, err))
+    report = baseline_run.suite_report(write_json, run, name)
+    code = baseline_run.gate(baseline, report, baseline_run.diff_stream(args, out, err))
     if args.summary:
         try:
             with open(args.summary, "a", encoding="utf-8", errors=TEXT_ERRORS) as summary:
-                diff_commands.markdown(baseline, report, summary)
+                baseline_run.markdown(baseline, report, summary)
         except OSError as exc:
             print(f"error: {args.summary}: cannot append the diff: {exc.strerror}", file=err)
             return _EXIT_USAGE
