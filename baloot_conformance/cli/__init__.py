@@ -25,6 +25,7 @@ from baloot_conformance.cli import (
     btn_commands,
     check_commands,
     fixture_commands,
+    perft_commands,
     show_commands,
     spec_commands,
     suite_commands,
@@ -95,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
         spec_commands,
         btn_commands,
         fixture_commands,
+        perft_commands,
     ):
         module.register(subparsers)
     spec_commands.register_infer(subparsers)
