@@ -19,24 +19,29 @@ why), as are a hand, trick or position the file does not have and a depth out of
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 
 from baloot_conformance import btn
+from baloot_conformance.cards import CARDS, Card
 from baloot_conformance.check.events import HandChecker, ReplayStop
 from baloot_conformance.check.hand_check import replay_items
 from baloot_conformance.check.run import replay_hands, starts_game
 from baloot_conformance.check.verdicts import Divergence
 from baloot_conformance.engine import perft as counting
+from baloot_conformance.engine.actions import Bid, Play, call_action, call_word
 from baloot_conformance.engine.game import Game
 from baloot_conformance.engine.hand import Hand
-from baloot_conformance.engine.model import Seat
+from baloot_conformance.engine.model import SEAT_NAMES, IllegalAction, Seat
+from baloot_conformance.engine.trace import Trace
 from baloot_conformance.errors import BalootError
 from baloot_conformance.rules.ruleset import Ruleset
 
 MAX_DEPTH = 64
 """The deepest count asked for: more plies than any hand has (32 cards, and the calls)."""
 
+CARD_CODES = frozenset(card.code for card in CARDS)
 _POSITION = re.compile(r"h([1-9][0-9]*)\.(bid[1-9][0-9]*|t([1-9][0-9]*)\.p[1-4])\Z")
 
 
@@ -148,14 +153,19 @@ def hand_at(hands: Sequence[btn.Hand], rules: Ruleset, position: str) -> Hand:
 
 def engine_now(checker: HandChecker, item: btn.Item, auction: bool) -> Hand:
     """The engine hand of a replay stopped just before ``item``: started from the deal if no
-    event needed it yet, and, unless ``auction`` (the next event is a call of the auction),
-    with its auction settled and its deal completed, as the next raise or card would find it.
+    event needed it yet; once its auction is over, with its deal completed; and unless
+    ``auction`` (the next event is a call of the auction, or not known), with what the
+    auction leaves open settled (a Sun-claim window that lapses, a pending Hokum confirmed),
+    as the next raise or card would find it.
 
     Raises:
         ReplayStop: the deal does not allow it.
     """
     engine = checker.engine_at(item)
-    if not auction and engine.phase in ("auction", "completion"):
+    if not auction and engine.phase == "auction":
+        with suppress(IllegalAction):  # a round-2 Hokum without its suit stays pending
+            engine.settle_auction()
+    if engine.phase == "completion":
         engine = checker.settle(item)
     return engine
 
@@ -213,3 +223,76 @@ def _refuse_after(divergences: Sequence[Divergence], position: str) -> None:
             f"({wrong.rule_id or 'no rule'}): {wrong.message}",
             hint="perft counts from a legal position: choose one before it",
         )
+
+
+# --- comparing an engine's counts ---------------------------------------------------------
+
+
+def first_difference(
+    kit: Sequence[tuple[str, int]], theirs: Mapping[str, int]
+) -> tuple[str, int, int] | None:
+    """The first ply, in the kit's order and then the engine's, that the two divides count
+    differently (a ply that begins no sequence may be left out on either side): its words,
+    the kit's count and the engine's; ``None`` when they agree."""
+    mine = {words: n for words, n in kit if n}
+    other = {words: n for words, n in theirs.items() if n}
+    for words in [*mine, *(w for w in other if w not in mine)]:
+        if mine.get(words, 0) != other.get(words, 0):
+            return words, mine.get(words, 0), other.get(words, 0)
+    return None
+
+
+def ply_named(hand: Hand, words: str) -> counting.Ply | None:
+    """The legal ply ``words`` names (``S 7H``, ``N pass``), or ``None``."""
+    return next((p for p in counting.plies(hand) if counting.ply_words(p) == words), None)
+
+
+def after(hand: Hand, ply: counting.Ply) -> Hand:
+    """The hand after a legal ply (a copy)."""
+    child = hand.copy()
+    child.trace = child.auction.trace = child.raises.trace = child.declarations.trace = None
+    child.push(ply)
+    return child
+
+
+def ply_event(ply: counting.Ply) -> dict[str, object]:
+    """A ply as the event the notation's JSON form writes for it."""
+    seat = SEAT_NAMES[ply.seat]
+    if isinstance(ply, Play):
+        return {"event": "play", "seat": seat, "card": ply.card.code}
+    word, _, arg = call_word(ply).partition(" ")
+    event: dict[str, object] = {
+        "event": "bid" if isinstance(ply, Bid) else "raise",
+        "seat": seat,
+        "call": word,
+    }
+    if arg:
+        event["args"] = [arg]
+    return event
+
+
+def ply_rule(hand: Hand, words: str) -> tuple[str | None, str]:
+    """Why ``words`` is or is not a ply at ``hand``: for one that is not, the rule that
+    forbids it and the reason; for one that is, the rule that decided it may come (the first
+    the engine counts on pushing it), and an empty reason."""
+    seat_name, _, what = words.partition(" ")
+    if seat_name not in SEAT_NAMES or not what:
+        return None, f"{words!r} is not a ply the notation names (a seat, then a card or a call)"
+    seat = SEAT_NAMES.index(seat_name)
+    code = what if len(what) == 2 and what in CARD_CODES else None
+    ply: counting.Ply
+    if code is not None:
+        ply = Play(seat, Card.from_code(code))
+    else:
+        ply = call_action(seat, "bid" if hand.phase == "auction" else "raise", what)
+    legal = ply_named(hand, words) is not None
+    trace = Trace()
+    child = hand.copy()
+    child.trace = child.auction.trace = child.raises.trace = child.declarations.trace = trace
+    try:
+        child.push(ply)
+    except IllegalAction as exc:
+        return exc.rule_id, exc.reason
+    if not legal:  # pushed, but not offered: a card that stands as a foul, a declaration's kin
+        return None, f"{words} is not among the plies the ruleset offers here"
+    return next(iter(trace.counts), None), ""

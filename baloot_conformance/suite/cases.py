@@ -30,7 +30,7 @@ Verdict = Literal["pass", "fail", "error", "skip", "unsupported", "xfail", "xpas
 VERDICTS: tuple[Verdict, ...] = (
     "pass", "fail", "error", "skip", "unsupported", "xfail", "xpass", "invalid",
 )  # fmt: skip
-Observable = Literal["replay", "legal", "claims", "judge"]
+Observable = Literal["replay", "legal", "claims", "judge", "perft"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +52,9 @@ class Case:
     """The position of the Sawa or foul call the engine is asked to judge (``h1.sawa``,
     ``h2.foul1``): the case is then that ``judge`` request alone. Empty for the case that
     replays the whole transcript."""
+    perft: str = ""
+    """The position of the perft count the engine is asked for (``h1.t5.p1``), one its
+    fixture records: the case is then that ``perft`` request alone."""
 
     @property
     def where(self) -> str:

@@ -26,6 +26,7 @@ ANSWERS = {
     "legal": "legalAnswer",
     "claims": "claimsAnswer",
     "judge": "judgeAnswer",
+    "perft": "perftAnswer",
 }
 
 
