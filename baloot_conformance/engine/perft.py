@@ -125,7 +125,9 @@ def _count(hand: Hand, depth: int, memo: dict[tuple[int, ...], int]) -> int:
         calls: list[Ply] = list(hand.auction.legal_calls())
         cards = False
     elif phase == "raises":
-        calls = [a for a in hand.legal_actions() if isinstance(a, (Raise, Lock))]
+        assert hand.contract is not None
+        window = (*hand.raises.legal(hand.contract), *hand.raises.locks())  # legal_actions'
+        calls = [a for a in window if isinstance(a, (Raise, Lock))]
         cards = True  # the first card closes the window: the count goes on as in the play
     else:  # over, or a deal whose completion is not known: a leaf
         return 0
@@ -149,7 +151,15 @@ def _cards_from(hand: Hand, depth: int, memo: dict[tuple[int, ...], int]) -> int
         return 0  # the hand ends first
     rules = hand.play_rules
     assert rules is not None
-    return _cards(rules, hands, hand.trick, hand.leader, depth, memo)
+    if hand.trick or depth < 2:
+        return _cards(rules, hands, hand.trick, hand.leader, depth, memo)
+    # Before the first card, the raise window's calls in another order (N pass, S pass; S
+    # pass, N pass) reach the same cards and the same contract: their count is kept too.
+    key = (id(rules), hands[0], hands[1], hands[2], hands[3], hand.leader, depth)
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = _cards(rules, hands, (), hand.leader, depth, memo)
+    return known
 
 
 def _cards(
