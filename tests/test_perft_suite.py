@@ -9,6 +9,7 @@ the case with the line of play and the rule that decides the card.
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,7 @@ import pytest
 from baloot_conformance import btn
 from baloot_conformance.btn import json_form
 from baloot_conformance.check.perft import perft_at
+from baloot_conformance.cli import main
 from baloot_conformance.corpus.fixtures import corpus_root, load_fixture
 from baloot_conformance.corpus.lint import LintProblem, lint
 from baloot_conformance.resources import spec_path
@@ -69,11 +71,7 @@ class InProcess:
 
 
 def perft_case(case_id: str = OVERRUFF) -> Any:
-    return next(
-        c
-        for c in fixture_cases("play.hokum.overruff.pass-2,doubling.lock.pass-1")
-        if c.id == case_id
-    )
+    return next(c for c in fixture_cases("*.perft") if c.id == case_id)
 
 
 def judged(engine: InProcess, case_id: str = OVERRUFF) -> CaseResult:
@@ -246,3 +244,37 @@ def test_the_records_are_in_the_fixtures_metadata() -> None:
     fixture = load_fixture(corpus_root() / "play/play.hokum.overruff.pass-2.btn")
     (record,) = fixture.perft
     assert dataclasses.astuple(record) == ("h1.t5.p1", 8, 96)
+
+
+def test_the_export_lists_the_records(tmp_path: Path) -> None:
+    source = corpus_root() / "play/play.hokum.overruff.pass-2.btn"
+    plain = corpus_root() / "play/play.hokum.overruff.pass-1.btn"
+    out, err = io.StringIO(), io.StringIO()
+    code = main(
+        ["fixtures", "export", "--to", str(tmp_path / "out"), str(source), str(plain)], out, err
+    )
+    assert code == 0, err.getvalue()
+    manifest = json.loads((tmp_path / "out/manifest.json").read_text(encoding="utf-8"))
+    entries = {e["id"]: e for e in manifest["fixtures"]}
+    assert entries["play.hokum.overruff.pass-2"]["perft"] == [
+        {"position": "h1.t5.p1", "depth": 8, "nodes": 96}
+    ]
+    assert "perft" not in entries["play.hokum.overruff.pass-1"]
+
+
+def test_an_engine_that_counts_past_the_auction_is_told_it_is_a_leaf() -> None:
+    """From the first call, an engine that goes on after a Sun (which ends this auction)."""
+
+    def past_the_auction(request: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        divide = dict(answer["divide"])
+        if request["depth"] == 5:
+            divide["W sun"] = 7
+        return {"seq": answer["seq"], "nodes": sum(divide.values()), "divide": divide}
+
+    engine = InProcess(past_the_auction)
+    failure = judged(engine, "bidding.hokum-confirmation.pass-1.h1.bid1.perft").failure
+    assert failure is not None and failure.rule_id is None
+    assert failure.message.endswith(
+        "after W sun: the auction is over, a leaf: the completion of the deal is no ply, but "
+        "the engine counts 7 sequences after W sun"
+    )

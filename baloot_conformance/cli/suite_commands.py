@@ -28,9 +28,9 @@ examples:
       --format junit --output conformance.xml
 
 verdicts: pass, fail (the first diverging observable, with the rule), error (the engine
-crashed, hung or answered garbage), skip, unsupported (a ruleset, a partial hand or a call to
-judge that the engine does not declare), xfail/xpass (listed in --expectations), invalid (a
-defect of the corpus).
+crashed, hung or answered garbage), skip, unsupported (a ruleset, a partial hand, a call to
+judge or a perft count that the engine does not declare), xfail/xpass (listed in
+--expectations), invalid (a defect of the corpus).
 
 exit codes: 0 no case failed, erred, passed unexpectedly or is invalid, no expectation is
 stale or expired, and some case was checked (passed or failed); 1 otherwise; 2 usage error,
@@ -70,8 +70,9 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         default="*",
         metavar="SELECTOR",
         help="comma-separated globs over fixture ids or AREA/ID ('play.*', 'majlis/*'), "
-        "which select the Sawa and foul calls a fixture judges with it, or alone by their ids "
-        "('*.sawa'); 'none' for none (default: all)",
+        "which select the Sawa and foul calls a fixture judges and the perft counts it "
+        "records with it, or alone by their ids ('*.sawa', '*.perft'); 'none' for none "
+        "(default: all)",
     )
     suite.add_argument(
         "--generated",

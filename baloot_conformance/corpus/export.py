@@ -13,8 +13,9 @@ MANIFEST = "manifest.json"
 
 
 def manifest_entry(fixture: Fixture, file: str) -> dict[str, Any]:
-    """A fixture as the export's manifest lists it."""
-    return {
+    """A fixture as the export's manifest lists it (with the perft counts it records, if
+    any)."""
+    entry = {
         "id": fixture.id,
         "file": file,
         "area": fixture.area,
@@ -23,6 +24,9 @@ def manifest_entry(fixture: Fixture, file: str) -> dict[str, Any]:
         "expect": fixture.expect.to_json(),
         "status": fixture.status,
     }
+    if fixture.perft:
+        entry["perft"] = [dict(record) for record in fixture.metadata["perft"]]
+    return entry
 
 
 def exported_files(manifest: Mapping[str, Any]) -> Iterable[str]:

@@ -162,6 +162,11 @@ def _walk(
         line.append(words)
         events.append(kit.ply_event(ply))
         node, depth = kit.after(node, ply), depth - 1
+        if node.phase == "completion":
+            return None, (
+                f"{_after(line)}the auction is over, a leaf: the completion of the deal is no "
+                f"ply, but the engine counts {engine_count} sequences after {words}"
+            )
         mine = kit.count(node, depth, divide=True).divide or ()
         theirs = request(events, depth).get("divide")
 
