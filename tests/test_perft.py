@@ -323,3 +323,18 @@ def test_a_position_before_the_illegal_event_counts() -> None:
     assert counted.nodes == sum(n for _, n in counted.divide or ())
     with pytest.raises(PerftError, match=r"first illegal event, h3\.t4\.p3"):
         perft_at(hands, rules, "h3.t5.p1", 1)
+
+
+def test_command_under_another_ruleset() -> None:
+    """The over-ruff fixture's recorded count, and under the deviant ruleset (no over-ruff
+    obligation) more sequences: N may under-ruff with 8H in trick 6."""
+    path = str(ROOT / "fixtures/play/play.hokum.overruff.pass-2.btn")
+    deviant = str(ROOT / "examples/adapters/deviant.yaml")
+    assert run(path, "h1.t5.p1", "--depth", "8")[1] == "Nodes searched: 96\n"
+    assert run(path, "h1.t5.p1", "--depth", "8", "--ruleset", deviant)[1] == (
+        "Nodes searched: 144\n"
+    )
+    code, out, _ = run(path, "h1.t6.p4", "--depth", "1", "--divide", "--ruleset", deviant)
+    assert (code, out.splitlines()) == (0, ["N 8H: 1", "N TH: 1", "", "Nodes searched: 2"])
+    code, out, _ = run(path, "h1.t6.p4", "--depth", "1", "--divide")
+    assert (code, out.splitlines()) == (0, ["N TH: 1", "", "Nodes searched: 1"])
