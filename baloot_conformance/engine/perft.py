@@ -49,6 +49,8 @@ from baloot_conformance.engine.play import PlayRules
 Ply = Bid | Raise | Lock | Play
 """The actions that are plies."""
 
+_CARD_BITS = (1 << 32) - 1
+"""The card bits of :meth:`~baloot_conformance.engine.play.PlayRules.decide`'s answer."""
 _MEMO_DEPTH = 5
 """The least remaining depth at a trick's start whose count is kept in the table: below it
 a count is cheaper to make again than to look up."""
@@ -175,7 +177,7 @@ def _cards(
     n = len(trick)
     seat = (leader + n) & 3
     held = hands[seat]
-    legal = rules.legal(held, trick, leader)
+    legal = rules.decide(held, trick) & _CARD_BITS  # PlayRules.legal, without its call
     if depth == 1:
         return legal.bit_count()
     key: tuple[int, ...] | None = None
@@ -191,7 +193,7 @@ def _cards(
         while legal:
             low = legal & -legal
             legal ^= low
-            total += rules.legal(other, (*trick, low.bit_length() - 1), leader).bit_count()
+            total += (rules.decide(other, (*trick, low.bit_length() - 1)) & _CARD_BITS).bit_count()
         return total
     while legal:
         low = legal & -legal
