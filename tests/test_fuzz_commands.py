@@ -38,6 +38,7 @@ COMMANDS: dict[str, tuple[list[str], str | None]] = {
     "fmt-check": (["fmt", "--check"], None),
     "generate": (["generate", "--games", "1", "--hands", "2"], "-o"),
     "show": (["show"], None),
+    "perft": (["perft", "--trick", "2", "--depth", "2"], None),
     "spec-validate": (["spec", "validate"], None),
 }
 
@@ -112,14 +113,14 @@ def test_no_command_line_ends_in_a_traceback_or_green_on_error(
     base, output_option = COMMANDS[command]
     made = _inputs(tmp_path)
     argv = [*base]
-    if command == "show":
+    if command in ("show", "perft"):
         argv.append(made[inputs[0]])
     elif command != "generate":
         argv += [made[name] for name in inputs]
     if output_option and target != "none":
         argv += [output_option, _target(tmp_path, target)]
     for option, value in extra:
-        if option == "--hand" and command != "show":
+        if option == "--hand" and command not in ("show", "perft"):
             continue
         argv += [option, value]
     out, err = io.StringIO(), io.StringIO()

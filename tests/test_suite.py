@@ -34,14 +34,16 @@ DEVIANT = f"{REFERENCE} --rules {ROOT / 'examples/adapters/deviant.yaml'} --as s
 MISBEHAVE = f"{PYTHON} {ROOT / 'tests/adapters/misbehave.py'}"
 FOLLOW = str(ROOT / "fixtures/play/play.follow-suit.pass-1.btn")
 
-#: The cases the deviant adapter fails (saudi fixtures and generated games 0-19): every
-#: one where rounding Sun 65 to 14 or dropping the over-ruff changes an observable.
+#: The cases the deviant adapter fails (saudi fixtures, their perft counts and generated
+#: games 0-19): every one where rounding Sun 65 to 14 or dropping the over-ruff changes an
+#: observable.
 DEVIANT_FAILS = {
     "deal.dealer.rotation.pass-1": "scoring.sun.conversion",
     "full-game-gahwa": "play.hokum.overruff",
     "full-game-kaboot": "scoring.sun.conversion",
     "full-game-plain": "scoring.sun.conversion",
     "play.hokum.overruff.pass-2": "play.hokum.overruff",
+    "play.hokum.overruff.pass-2.h1.t5.p1.perft": "play.hokum.overruff",
     "game.tie-at-target": "scoring.sun.conversion",
     "game.tie-at-target.fail-1": "scoring.sun.conversion",
     "scoring.contract.tie.pass-1": "scoring.sun.conversion",
@@ -131,6 +133,11 @@ def test_deviant_adapter_fails_exactly_its_deviations(deviant_run: tuple[int, st
     # The over-ruff: the engine offers a card the rule forbids, before it is played.
     ruff = found["full-game-gahwa"]["failure"]
     assert ruff["observable"] == "legal" and ruff["position"].endswith(".legal")
+    # And perft, from a position before the trick where it matters, walked down to that card.
+    perft = found["play.hokum.overruff.pass-2.h1.t5.p1.perft"]["failure"]
+    assert perft["observable"] == "perft" and perft["position"] == "h1.t5.p1"
+    assert (perft["expected"], perft["actual"]) == ("96", "144")
+    assert "E QH: the engine allows N 8H, which the ruleset forbids" in perft["message"]
     assert_follows_the_schema(out)
 
 

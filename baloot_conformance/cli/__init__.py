@@ -28,6 +28,7 @@ from baloot_conformance.cli import (
     diff_commands,
     fixture_commands,
     generate_commands,
+    perft_commands,
     show_commands,
     spec_commands,
     suite_commands,
@@ -101,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
         fixture_commands,
         dashboard_commands,
         diff_commands,
+        perft_commands,
     ):
         module.register(subparsers)
     spec_commands.register_infer(subparsers)

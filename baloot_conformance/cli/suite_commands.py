@@ -33,8 +33,8 @@ examples:
 {diagnosis}
 verdicts: pass, fail (the first diverging observable, with the rule), error (the engine
 crashed, hung or answered garbage, or its answers differ under --repeat), skip, unsupported
-(a ruleset, a call to judge, or a feature the case needs that the engine does not declare),
-xfail/xpass (listed in --expectations), invalid (a defect of the corpus).
+(a ruleset, a call to judge, a perft count, or a feature the case needs that the engine
+does not declare), xfail/xpass (listed in --expectations), invalid (a defect of the corpus).
 
 features: the handshake's "features" list says which parts of the game the engine
 implements (doubling, gahwa, lock, projects, baloot, ashkal, second_round, kaboot, sawa,
@@ -82,10 +82,11 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         default="*",
         metavar="SELECTOR",
         help="comma-separated globs over fixture ids or AREA/ID ('play.*', 'majlis/*'), "
-        "which select the Sawa and foul calls a fixture judges with it, or alone by their ids "
-        "('*.sawa'), and rule IDs ('play.hokum.overruff': the fixtures whose 'rules:' name "
-        "it; an item that is both a rule ID and a glob selects what either selects); 'none' "
-        "for none (default: all); 'fixtures list' shows what a selector takes",
+        "which select the Sawa and foul calls a fixture judges and the perft counts it "
+        "records with it, or alone by their ids ('*.sawa', '*.perft'), and rule IDs "
+        "('play.hokum.overruff': the fixtures whose 'rules:' name it; an item that is both "
+        "a rule ID and a glob selects what either selects); 'none' for none (default: "
+        "all); 'fixtures list' shows what a selector takes",
     )
     suite.add_argument(
         "--generated",

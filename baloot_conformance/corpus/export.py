@@ -16,8 +16,9 @@ MANIFEST = "manifest.json"
 
 def manifest_entry(fixture: Fixture, file: str) -> dict[str, Any]:
     """A fixture as the export's manifest lists it, with the features it needs (from its
-    replay: :func:`~baloot_conformance.corpus.listing.fixture_features`)."""
-    return {
+    replay: :func:`~baloot_conformance.corpus.listing.fixture_features`) and the perft counts
+    it records, if any."""
+    entry = {
         "id": fixture.id,
         "file": file,
         "area": fixture.area,
@@ -27,6 +28,9 @@ def manifest_entry(fixture: Fixture, file: str) -> dict[str, Any]:
         "status": fixture.status,
         "features": ordered(fixture_features(fixture)),
     }
+    if fixture.perft:
+        entry["perft"] = [dict(record) for record in fixture.metadata["perft"]]
+    return entry
 
 
 def exported_files(manifest: Mapping[str, Any]) -> Iterable[str]:

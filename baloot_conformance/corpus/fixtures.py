@@ -95,6 +95,16 @@ class Expectation:
 
 
 @dataclass(frozen=True)
+class PerftRecord:
+    """A perft count a fixture records: ``nodes`` sequences of ``depth`` plies from just
+    before the event at ``position``."""
+
+    position: str
+    depth: int
+    nodes: int
+
+
+@dataclass(frozen=True)
 class Fixture:
     """One fixture file and its metadata."""
 
@@ -121,6 +131,14 @@ class Fixture:
     @property
     def expect(self) -> Expectation:
         return Expectation.of(self.metadata["expect"])
+
+    @property
+    def perft(self) -> tuple[PerftRecord, ...]:
+        """The perft counts it records (``perft:``), in the file's order."""
+        return tuple(
+            PerftRecord(entry["position"], entry["depth"], entry["nodes"])
+            for entry in self.metadata.get("perft", ())
+        )
 
     @property
     def ruleset_id(self) -> str:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from baloot_conformance.btn import parse_transcript
 from baloot_conformance.btn.writer import format_transcript
+from baloot_conformance.check.perft import PerftError, perft_at
 from baloot_conformance.corpus.fixtures import (
     AREAS,
     Fixture,
@@ -152,6 +153,37 @@ def _lint_run(fixture: Fixture, run: FixtureRun, ruleset: Ruleset) -> Iterator[L
             )
     if fixture.area == ruleset.id and len(ruleset.lineage) > 1:
         yield from _lint_difference(fixture, run, ruleset)
+    if run.syntax_error is None and fixture.perft:
+        yield from _lint_perft(fixture, ruleset)
+
+
+def _lint_perft(fixture: Fixture, ruleset: Ruleset) -> Iterator[LintProblem]:
+    """Each perft count the fixture records is the kit's, at a position it has, once."""
+    hands = parse_transcript(fixture.text).hands
+    seen: set[str] = set()
+    for record in fixture.perft:
+        command = (
+            f"baloot-conformance perft {fixture.path} {record.position} --depth {record.depth}"
+        )
+        if record.position in seen:
+            yield LintProblem(
+                fixture.where("perft"),
+                f"perft at {record.position} is recorded twice: one count per position",
+            )
+            continue
+        seen.add(record.position)
+        try:
+            counted = perft_at(hands, ruleset, record.position, record.depth)
+        except PerftError as exc:
+            yield LintProblem(fixture.where("perft"), f"perft at {record.position}: {exc.message}")
+            continue
+        if counted.nodes != record.nodes:
+            yield LintProblem(
+                fixture.where("perft"),
+                f"perft at {record.position} to depth {record.depth} counts {counted.nodes} "
+                f"sequences, not {record.nodes}",
+                f"record nodes: {counted.nodes} (run: {command})",
+            )
 
 
 def _lint_difference(fixture: Fixture, run: FixtureRun, ruleset: Ruleset) -> Iterator[LintProblem]:

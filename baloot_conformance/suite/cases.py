@@ -31,7 +31,7 @@ Verdict = Literal["pass", "fail", "error", "skip", "unsupported", "xfail", "xpas
 VERDICTS: tuple[Verdict, ...] = (
     "pass", "fail", "error", "skip", "unsupported", "xfail", "xpass", "invalid",
 )  # fmt: skip
-Observable = Literal["replay", "legal", "claims", "judge"]
+Observable = Literal["replay", "legal", "claims", "judge", "perft"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +57,9 @@ class Case:
     """The features the case needs (:mod:`~baloot_conformance.check.features`), from its
     replay: ``None`` until :func:`case_features` has computed them (the runner does, before
     it sends a request)."""
+    perft: str = ""
+    """The position of the perft count the engine is asked for (``h1.t5.p1``), one its
+    fixture records: the case is then that ``perft`` request alone."""
 
     @property
     def where(self) -> str:

@@ -28,6 +28,7 @@ ANSWERS = {
     "legal": "legalAnswer",
     "claims": "claimsAnswer",
     "judge": "judgeAnswer",
+    "perft": "perftAnswer",
 }
 
 

@@ -28,6 +28,8 @@ from baloot_conformance.btn import json_form
 from baloot_conformance.check import features as features_
 from baloot_conformance.check.events import HandChecker, ReplayStop
 from baloot_conformance.check.hand_check import replay_items
+from baloot_conformance.check.perft import count as perft_count
+from baloot_conformance.check.perft import engine_now
 from baloot_conformance.check.run import replay_hands
 from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.check.words import contract_claim, result_claims
@@ -119,6 +121,22 @@ def judged_now(
     return {"verdict": "right" if judged.right else "wrong", "reason": judged.reason}
 
 
+def perft_now(transcript: btn.Transcript, rules: Ruleset, depth: int) -> dict[str, Any]:
+    """The ``perft`` answer at the end of the transcript's last hand: its count to ``depth``
+    and the count of each first ply."""
+    checker = replayed(transcript, rules)
+    hand = transcript.hands[-1]
+    if checker.partial and not any(isinstance(i, btn.ContractClaim) for i in hand.items):
+        checker.partial = ""  # not a partial hand: its auction has not begun yet
+    probe = btn.LegalClaim(position=f"{hand.position}.next", seat="N", cards=())
+    try:
+        engine = engine_now(checker, probe, auction=True)
+    except ReplayStop as exc:
+        return {"error": f"no position to count from: {exc}"}
+    counted = perft_count(engine, depth, divide=True)
+    return {"nodes": counted.nodes, "divide": dict(counted.divide or ())}
+
+
 def hand_claims(checker: HandChecker, hand: btn.Hand) -> list[dict[str, Any]]:
     """The claims of ``hand``, played out (replayed by ``checker``), in their JSON form."""
     engine = checker.engine
@@ -187,7 +205,7 @@ class ReferenceAdapter:
                     "language": "Python",
                 },
                 "rulesets": list(self.rulesets),
-                "capabilities": ["replay", "legal", "claims", "judge", "partial"],
+                "capabilities": ["replay", "legal", "claims", "judge", "partial", "perft"],
             }
             if self.features is not None:
                 started["features"] = features_.ordered(self.features)
@@ -221,6 +239,9 @@ class ReferenceAdapter:
             if command == "judge":
                 data, event = request["transcript"], request["event"]
                 return {"seq": seq, **judged_now(data, event, rules, self.validate)}
+            if command == "perft":
+                transcript = json_form.from_json(request["transcript"], "<request>", self.validate)
+                return {"seq": seq, **perft_now(transcript, rules, request["depth"])}
         except (BalootError, KeyError, TypeError, ValueError, IndexError) as exc:
             return {"seq": seq, "error": f"{type(exc).__name__}: {exc}"}
         return {"seq": seq, "error": f"unknown command {command!r}"}

@@ -60,6 +60,7 @@ from baloot_conformance.suite.cases import (
 )
 from baloot_conformance.suite.engine_process import Engine, EngineFailure, EngineInfo, Listener
 from baloot_conformance.suite.judging import JUDGE, KitDefect, judge_talk, talk_cases
+from baloot_conformance.suite.perft_cases import PERFT, judge_perft, perft_cases
 from baloot_conformance.suite.reference_adapter import Rejection, rejection_in
 from baloot_conformance.suite.repeat import run_repeated
 from baloot_conformance.suite.trace import TraceContext
@@ -110,6 +111,7 @@ def fixture_cases(selector: str = "*", ruleset: str | None = None) -> list[Case]
         )
         whole = chosen(fixture.area, fixture.id) or not named.isdisjoint(fixture.rules)
         talk = [t for t in talk_cases(case, fixture.text) if whole or chosen(fixture.area, t.id)]
+        talk += [p for p in perft_cases(case, fixture) if whole or chosen(fixture.area, p.id)]
         cases += [case, *talk] if whole else talk
     return cases
 
@@ -158,7 +160,9 @@ def run_case(case: Case, engine: Engine) -> CaseResult:
         return CaseResult(case, "unsupported", message=missing)
     run = _CaseRun(case, transcript, rules, engine, info)
     try:
-        failure = run.judge_talk() if case.talk else run.judge()
+        failure = (
+            run.judge_perft() if case.perft else run.judge_talk() if case.talk else run.judge()
+        )
     except EngineFailure as exc:
         return CaseResult(case, "error", message=str(exc), stderr=exc.stderr, requests=run.sent)
     except _Declined as exc:
@@ -201,7 +205,7 @@ def _fixture_defect(case: Case) -> tuple[CaseResult | None, frozenset[str] | Non
 
 
 #: The capabilities that are requests: an engine must declare one for anything to be checked.
-ASKED = frozenset({"replay", "legal", "claims", JUDGE})
+ASKED = frozenset({"replay", "legal", "claims", JUDGE, PERFT})
 
 
 def _unsupported(
@@ -209,11 +213,13 @@ def _unsupported(
 ) -> str | None:
     if not ASKED & info.capabilities:
         return (
-            "the engine declares none of replay, legal, claims, judge (its capabilities: "
+            "the engine declares none of replay, legal, claims, judge, perft (its capabilities: "
             f"{', '.join(sorted(info.capabilities))}), so there is nothing to ask it"
         )
     if case.talk and JUDGE not in info.capabilities:
         return "the engine does not judge a Sawa or a foul call (it does not declare 'judge')"
+    if case.perft and PERFT not in info.capabilities:
+        return "the engine does not count perft (it does not declare 'perft')"
     if rules.id not in info.rulesets:
         return (
             f"the engine does not play the {rules.id} ruleset (it plays {', '.join(info.rulesets)})"
@@ -289,6 +295,13 @@ class _CaseRun:
         """The ``judge`` request of a case that judges one Sawa or foul call."""
         totals = [checker.totals for _, checker in self.replayed]
         return judge_talk(
+            self.case, self.hands, totals, self.rules, self._ask, self._document, self.where
+        )
+
+    def judge_perft(self) -> Failure | None:
+        """The ``perft`` request of a case that asks for a fixture's perft count."""
+        totals = [checker.totals for _, checker in self.replayed]
+        return judge_perft(
             self.case, self.hands, totals, self.rules, self._ask, self._document, self.where
         )
 
