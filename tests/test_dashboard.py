@@ -171,12 +171,13 @@ def test_suite_reports_of_two_versions_give_the_deviations(tmp_path: Path) -> No
     (lines,) = board.engines[0].history.values()
     assert [r.case for r in lines[1].new_failures] == [
         "play.hokum.overruff.pass-2",
+        "play.hokum.overruff.pass-2.h1.t5.p1.perft",  # its perft count: 144 sequences, not 96
         "scoring.contract.tie.pass-1",
         "generated.saudi.4",  # a Sun at 65, which the deviant rounds to 14
         "generated.saudi.5",
     ]
     ref, dev = board.rows
-    assert ref.total["fail"] == 0 and dev.cells["play"]["fail"] == 1
+    assert ref.total["fail"] == 0 and dev.cells["play"]["fail"] == 2  # the fixture, its count
     assert dev.cells["scoring"]["fail"] == 3  # the fixture and the two games
     assert dev.listed["play"][0].table is not None  # the fixture drawn where the engine parts
     # The generated games are made again from their seeds: drawn, and their passes counted.
@@ -229,7 +230,9 @@ def test_the_site_never_touches_files_it_did_not_write(versions: Path, tmp_path:
     site = tmp_path / "site"
     site.mkdir()
     (site / "notes.txt").write_text("mine", encoding="utf-8")
-    assert "holds files and no .baloot-dashboard marker" in _error(v1, "--to", str(site))
+    refused = _error(v1, "--to", str(site))
+    assert refused.startswith("error: --to") and "holds files and no .baloot-dashboard" in refused
+    assert "replaying" not in refused  # refused before any work
     assert "is a file" in _error(v1, "--to", str(site / "notes.txt"))
     (site / "notes.txt").unlink()
     assert run("dashboard", v1, v2, "--to", str(site), "--no-infer", "--quiet")[0] == 0

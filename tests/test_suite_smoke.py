@@ -103,6 +103,12 @@ def test_smoke_takes_no_other_selection() -> None:
         (Case("generated.majlis.7", "generated.majlis.7", "majlis", 7), "generated"),
         (Case("sun-split-65-65", "x", "saudi@1"), "fixture"),
         (Case("claims.sawa.pass-1.h1.sawa", "x", "saudi@1", talk="h1.sawa"), "fixture"),
+        # a fixture that records a perft count: the fixture alone, then the count alone
+        (Case("play.hokum.overruff.pass-2", "x", "saudi@1"), "fixture"),
+        (
+            Case("play.hokum.overruff.pass-2.h1.t5.p1.perft", "x", "saudi@1", perft="h1.t5.p1"),
+            "fixture",
+        ),
     ],
 )
 def test_a_rerun_command_selects_exactly_its_case(case: Case, selected: str) -> None:

@@ -94,7 +94,7 @@ def _labels(given: list[str], reports: list[str]) -> dict[str, EngineLabel]:
 def _dashboard(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from baloot_conformance.report.dashboard import build
     from baloot_conformance.report.dashboard_input import read_report
-    from baloot_conformance.report.dashboard_pages import pages, write_site
+    from baloot_conformance.report.dashboard_pages import pages, site_files, write_site
 
     if args.diagrams < 0:
         raise UnreadableInputError(
@@ -106,6 +106,7 @@ def _dashboard(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"the report {twice[0]} is given twice: its results would count twice",
             hint="give each report once",
         )
+    site_files(Path(args.to))  # a folder it may not write to is refused before any work
     labels = _labels(args.engine, args.reports)
     reports = [read_report(path, labels.get(path)) for path in args.reports]
     if not any(report.results for report in reports):

@@ -86,7 +86,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "records with it, or alone by their ids ('*.sawa', '*.perft'), and rule IDs "
         "('play.hokum.overruff': the fixtures whose 'rules:' name it; an item that is both "
         "a rule ID and a glob selects what either selects); 'none' for none (default: "
-        "all); 'fixtures list' shows what a selector takes",
+        "all); '=ID' selects exactly the case ID, a fixture alone; 'fixtures list' shows "
+        "what a selector takes",
     )
     suite.add_argument(
         "--generated",

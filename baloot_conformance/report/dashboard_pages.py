@@ -158,8 +158,9 @@ def _listed(folder: Path) -> set[str] | None:
     return {line for line in lines if line and not line.startswith("#")}
 
 
-def write_site(folder: Path, files: Mapping[str, str]) -> None:
-    """Write ``files`` (path in the site -> text) into ``folder`` (see the module docstring).
+def site_files(folder: Path) -> set[str]:
+    """The files a dashboard wrote before in ``folder`` (none for a new or empty folder):
+    checked before any work, so that a folder it may not write to is refused at once.
 
     Raises:
         UnreadableInputError: ``folder`` is a file, or a folder that holds files but no
@@ -170,16 +171,22 @@ def write_site(folder: Path, files: Mapping[str, str]) -> None:
             f"--to {folder}: is a file, not a folder",
             hint="give a new folder, or one the dashboard wrote before",
         )
-    before: set[str] = set()
-    if folder.is_dir() and any(folder.iterdir()):
-        listed = _listed(folder)
-        if listed is None:
-            raise UnreadableInputError(
-                f"--to {folder}: the folder holds files and no {MARKER} marker: the dashboard "
-                "writes only into a new or empty folder, or one it wrote before",
-                hint="give a new folder (it is created), or empty this one",
-            )
-        before = listed
+    if not (folder.is_dir() and any(folder.iterdir())):
+        return set()
+    listed = _listed(folder)
+    if listed is None:
+        raise UnreadableInputError(
+            f"--to {folder}: the folder holds files and no {MARKER} marker: the dashboard "
+            "writes only into a new or empty folder, or one it wrote before",
+            hint="give a new folder (it is created), or empty this one",
+        )
+    return listed
+
+
+def write_site(folder: Path, files: Mapping[str, str]) -> None:
+    """Write ``files`` (path in the site -> text) into ``folder`` (see the module docstring),
+    removing only the files it wrote there before (:func:`site_files`)."""
+    before = site_files(folder)
     folder.mkdir(parents=True, exist_ok=True)
     for name in sorted(before - set(files)):
         target = folder / name

@@ -89,14 +89,19 @@ def fixture_cases(selector: str = "*", ruleset: str | None = None) -> list[Case]
     rule ID: ``play.hokum.overruff``; an item is tried both ways, so a rule ID never hides
     the fixture its glob matches), under ``ruleset`` only when given; each followed by a
     case for each Sawa and foul call it judges (selected with its fixture, or by its own
-    id: ``*.sawa``)."""
+    id: ``*.sawa``), and by each perft count it records. An item ``=ID`` selects exactly the
+    case of that id and nothing with it (a fixture alone: what a failure's rerun runs)."""
     if selector.strip() == "none":
         return []
-    globs = [g.strip() for g in selector.split(",") if g.strip()]
+    items = [g.strip() for g in selector.split(",") if g.strip()]
+    exact = frozenset(item[1:] for item in items if item.startswith("="))
+    globs = [item for item in items if not item.startswith("=")]
     named = frozenset(globs)
 
     def chosen(area: str, id_: str) -> bool:
-        return any(fnmatch.fnmatchcase(n, g) for g in globs for n in (id_, f"{area}/{id_}"))
+        return id_ in exact or any(
+            fnmatch.fnmatchcase(n, g) for g in globs for n in (id_, f"{area}/{id_}")
+        )
 
     cases = []
     root = corpus_root()
@@ -109,10 +114,13 @@ def fixture_cases(selector: str = "*", ruleset: str | None = None) -> list[Case]
             fixture.tag or fixture.ruleset_id,
             shown=_corpus_path(fixture.path, root),
         )
-        whole = chosen(fixture.area, fixture.id) or not named.isdisjoint(fixture.rules)
+        alone = fixture.id in exact
+        whole = not alone and (
+            chosen(fixture.area, fixture.id) or not named.isdisjoint(fixture.rules)
+        )
         talk = [t for t in talk_cases(case, fixture.text) if whole or chosen(fixture.area, t.id)]
         talk += [p for p in perft_cases(case, fixture) if whole or chosen(fixture.area, p.id)]
-        cases += [case, *talk] if whole else talk
+        cases += [case, *talk] if whole or alone else talk
     return cases
 
 

@@ -76,17 +76,18 @@ def rerun_command(
 ) -> str:
     """The command (for a POSIX shell, each word quoted with :func:`shlex.join`) that reruns
     exactly ``case`` against ``engine`` with one engine and its protocol trace in ``trace``
-    (default :func:`trace_file`): a fixture, or a Sawa or foul call to judge, by its id (a
-    fixture brings the calls it judges, one request each); a generated game by its ruleset
-    and seed. The run's ``--timeout`` and ``--repeat`` are kept; not its ``--expectations``,
-    which change no ``fail`` or ``error`` (a rerun of an ``xpass`` shows the case pass), and
-    whose entries for the cases left out would each be a problem of the rerun."""
+    (default :func:`trace_file`): a fixture, a Sawa or foul call to judge, or a perft count,
+    by its exact id (``--fixtures =ID``: a fixture alone, without the calls it judges and the
+    counts it records); a generated game by its ruleset and seed. The run's ``--timeout``
+    and ``--repeat`` are kept; not its ``--expectations``, which change no ``fail`` or
+    ``error`` (a rerun of an ``xpass`` shows the case pass), and whose entries for the cases
+    left out would each be a problem of the rerun."""
     words = ["baloot-conformance", "suite", "--engine", engine]
     if case.seed is not None:
         words += ["--ruleset", case.ruleset, "--fixtures", "none"]
         words += ["--generated", "1", "--seed", str(case.seed)]
     else:
-        words += ["--fixtures", case.id, "--generated", "0"]
+        words += ["--fixtures", f"={case.id}", "--generated", "0"]
     words += ["--timeout", f"{timeout:g}"]
     if repeat > 1:
         words += ["--repeat", str(repeat)]
