@@ -14,11 +14,16 @@ sends when it stops them. Neither prints a traceback.
 
 from __future__ import annotations
 
+import os
 import signal
 from types import FrameType
 
 #: The exit code of a run ended by SIGTERM (128 + the signal's number), as a shell reports it.
 EXIT_TERMINATED = 128 + signal.SIGTERM
+
+MAX_JOBS = 256
+"""The most worker processes ``--jobs`` may ask for: each is a fork of the kit, so that a typo
+(``--jobs 99999``) is refused instead of forking until the machine runs out of memory."""
 
 
 class Terminated(KeyboardInterrupt):
@@ -33,6 +38,16 @@ def install_handlers() -> None:
     """In the main process: ``SIGTERM`` raises :class:`Terminated` (Ctrl-C already raises
     :class:`KeyboardInterrupt`)."""
     signal.signal(signal.SIGTERM, _raise_terminated)
+
+
+def jobs_problem(jobs: int) -> str | None:
+    """What is wrong with ``--jobs jobs``, if anything (a usage error)."""
+    if jobs < 1:
+        return "--jobs must be at least 1"
+    if jobs > MAX_JOBS:
+        cores = os.cpu_count()
+        return f"--jobs {jobs}: at most {MAX_JOBS} workers (this machine has {cores} cores)"
+    return None
 
 
 def quiet_worker() -> None:

@@ -369,3 +369,15 @@ def test_a_folder_named_like_a_shipped_ruleset_does_not_shadow_it(
     assert run("spec", "show", "saudi@1")[0] == 0
     code, _, err = run("spec", "validate", "./tazjel")
     assert code == 2 and "is a folder, not a ruleset" in err
+
+
+def test_a_huge_jobs_count_is_refused_before_any_fork() -> None:
+    """``--jobs 99999``: each job is a fork of the kit; a typo must not fork until the
+    machine runs out of memory (it did, in the command-line fuzz)."""
+    for command in (
+        ["check", str(ROOT / "examples" / "conforming-game.btn")],
+        ["suite", "--engine", "x"],
+    ):
+        out, err = io.StringIO(), io.StringIO()
+        assert main([*command, "--jobs", "9" * 40], out, err) == 2
+        assert "at most 256" in err.getvalue() and out.getvalue() == ""

@@ -17,7 +17,7 @@ import re
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, Literal, NamedTuple, TextIO, cast
 
 from baloot_conformance import btn, processes
@@ -170,8 +170,9 @@ def _required(text: str) -> frozenset[str]:
 
 
 def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    if args.jobs < 1:
-        print("error: --jobs must be at least 1", file=err)
+    wrong_jobs = processes.jobs_problem(args.jobs)
+    if wrong_jobs:
+        print(f"error: {wrong_jobs}", file=err)
         return _EXIT_USAGE
     if args.scheduler and args.executor != "dask":
         print("error: --scheduler needs --executor dask", file=err)
@@ -231,46 +232,49 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         broken = False  # the file being read stopped at an error: its later runs are dropped
         opened = 0  # how many of the files the run has reached
         stopped: str | None = None
-        for verdicts, problems, continues in runs:
-            opened += not continues
-            if continues and broken:
-                continue  # as a single reader, which stops at the error
-            for verdict in verdicts:
-                if isinstance(verdict, Rendered):  # a worker wrote its JSON line already
-                    cast(JsonLinesReporter, reporter).hand_line(verdict.line)
-                    status, found = verdict.status, verdict.divergences
-                else:
-                    reporter.hand(verdict)
-                    status, found = verdict.status, len(verdict.divergences)
-                progress.tick()
-                divergences += found
-                if status == "pass":
-                    passed += 1
-                elif status == "fail":
-                    failed += 1
-                elif status == "known-defect":
-                    known += 1
-                elif status == "unsupported":
-                    unsupported += 1
-                else:
-                    errors += 1
-                if (
-                    args.fail_fast
-                    and status not in ("pass", "unsupported")
-                    and (status != "known-defect" or defects_fail)
-                ):
-                    stopped = f"{files[opened - 1]} {verdict.position}"
+        # Closed however the loop ends (--fail-fast, an error): the workers' pool goes with it,
+        # now, even where a caller in this process keeps the generator alive.
+        with contextlib.closing(runs):
+            for verdicts, problems, continues in runs:
+                opened += not continues
+                if continues and broken:
+                    continue  # as a single reader, which stops at the error
+                for verdict in verdicts:
+                    if isinstance(verdict, Rendered):  # a worker wrote its JSON line already
+                        cast(JsonLinesReporter, reporter).hand_line(verdict.line)
+                        status, found = verdict.status, verdict.divergences
+                    else:
+                        reporter.hand(verdict)
+                        status, found = verdict.status, len(verdict.divergences)
+                    progress.tick()
+                    divergences += found
+                    if status == "pass":
+                        passed += 1
+                    elif status == "fail":
+                        failed += 1
+                    elif status == "known-defect":
+                        known += 1
+                    elif status == "unsupported":
+                        unsupported += 1
+                    else:
+                        errors += 1
+                    if (
+                        args.fail_fast
+                        and status not in ("pass", "unsupported")
+                        and (status != "known-defect" or defects_fail)
+                    ):
+                        stopped = f"{files[opened - 1]} {verdict.position}"
+                        break
+                broken = bool(problems)  # known once the verdicts are read (they stream)
+                for problem in problems:
+                    unreadable += 1
+                    progress.clear()
+                    if args.output or args.format != "text":  # else the report on stdout says it
+                        print(f"error: {problem.message}", file=err)
+                    reporter.file_error(problem)
+                if args.fail_fast and (failed or errors or unreadable or (defects_fail and known)):
+                    stopped = stopped or files[opened - 1]
                     break
-            broken = bool(problems)  # known once the verdicts are read (they stream)
-            for problem in problems:
-                unreadable += 1
-                progress.clear()
-                if args.output or args.format != "text":  # else the report on stdout says it
-                    print(f"error: {problem.message}", file=err)
-                reporter.file_error(problem)
-            if args.fail_fast and (failed or errors or unreadable or (defects_fail and known)):
-                stopped = stopped or files[opened - 1]
-                break
         progress.clear()
         summary = RunSummary(
             len(files),
@@ -300,7 +304,7 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _run(
     inputs: Inputs, reference: str | None, options: _Options, jobs: int
-) -> Iterator[tuple[Iterable[HandVerdict | Rendered], list[FileError], bool]]:
+) -> Generator[tuple[Iterable[HandVerdict | Rendered], list[FileError], bool], None, None]:
     """Verdicts and, once they are read, problems, in file and hand order, each with whether
     it continues the file before it (a run after a file's first).
 
@@ -373,7 +377,7 @@ class Rendered(NamedTuple):
 
 def _run_dask(
     inputs: Inputs, reference: str | None, options: _Options, jobs: int, scheduler: str | None
-) -> Iterator[tuple[Iterable[HandVerdict | Rendered], list[FileError], bool]]:
+) -> Generator[tuple[Iterable[HandVerdict | Rendered], list[FileError], bool], None, None]:
     """:func:`_run` on a Dask cluster: the same tasks (runs of whole games), each checked by
     :func:`_check_task` on a worker, the results gathered in order with a bounded number in
     flight. Without a scheduler, a local cluster of ``jobs`` worker processes."""

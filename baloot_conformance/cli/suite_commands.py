@@ -9,6 +9,7 @@ import datetime
 import os
 from typing import TYPE_CHECKING, Any, TextIO
 
+from baloot_conformance import processes
 from baloot_conformance.cli import suite_diagnosis as diagnosis
 from baloot_conformance.cli.check_commands import Progress
 from baloot_conformance.cli.output import TEXT_ERRORS, check_target, replaced
@@ -196,8 +197,9 @@ def _suite_run(args: argparse.Namespace, out: TextIO, err: TextIO, trace: Any) -
     )
     from baloot_conformance.version import __version__
 
-    if args.jobs < 1:
-        print("error: --jobs must be at least 1", file=err)
+    wrong_jobs = processes.jobs_problem(args.jobs)
+    if wrong_jobs:
+        print(f"error: {wrong_jobs}", file=err)
         return _EXIT_USAGE
     if args.update_expectations and not args.expectations:
         print("error: --update-expectations needs --expectations FILE", file=err)
