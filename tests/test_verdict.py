@@ -7,10 +7,12 @@ exactly that position with the right rule ID.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import linecache
 import random
 import re
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +42,7 @@ WORKED = (ROOT / "fixtures" / "scoring" / "worked-hand.btn").read_text(encoding=
 
 
 SCRATCH = Path(tempfile.mkdtemp(prefix="baloot-verdict-")) / "hand.btn"
+atexit.register(shutil.rmtree, SCRATCH.parent, ignore_errors=True)  # each worker's own folder
 
 
 @functools.cache
