@@ -381,3 +381,22 @@ def test_a_huge_jobs_count_is_refused_before_any_fork() -> None:
         out, err = io.StringIO(), io.StringIO()
         assert main([*command, "--jobs", "9" * 40], out, err) == 2
         assert "at most 256" in err.getvalue() and out.getvalue() == ""
+
+
+def test_a_baseline_is_never_written_over(tmp_path: Path) -> None:
+    """``--baseline FILE -o FILE``: the report would replace the stored run it is judged
+    against, and the next run would pass whatever regressed. Refused, the file untouched."""
+    game = ROOT / "examples" / "nonconforming-game.btn"
+    check_base = tmp_path / "check.jsonl"
+    suite_base = tmp_path / "suite.jsonl"
+    suite_base.write_bytes((ROOT / "examples" / "reports" / "reference.jsonl").read_bytes())
+    assert main(["check", str(game), "--format", "json", "-o", str(check_base)]) == 1
+    for argv, stored in (
+        (["check", str(game), "--format", "json", "-o", str(check_base)], check_base),
+        (["suite", "--engine", "x", "--json-output", str(suite_base)], suite_base),
+    ):
+        before = stored.read_bytes()
+        out, err = io.StringIO(), io.StringIO()
+        assert main([*argv, "--baseline", str(stored)], out, err) == 2
+        assert "the output is one of the inputs" in err.getvalue()
+        assert stored.read_bytes() == before

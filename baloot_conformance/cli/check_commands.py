@@ -200,7 +200,8 @@ def _check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         ruleset_version=ruleset.version if ruleset else None,
         ruleset_digest=ruleset.digest if ruleset else None,
     )
-    target = replaced(args.output, files) if args.output else contextlib.nullcontext(out)
+    read = [*files, args.baseline] if args.baseline else files  # never written over
+    target = replaced(args.output, read) if args.output else contextlib.nullcontext(out)
     with target as stream:
         color = (
             not args.output

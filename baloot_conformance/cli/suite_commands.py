@@ -214,9 +214,10 @@ def _suite_run(args: argparse.Namespace, out: TextIO, err: TextIO, trace: Any) -
         from baloot_conformance.cli.baseline import load_baseline
 
         baseline = load_baseline(args.baseline, "suite")
+    read = [path for path in (args.baseline, args.expectations) if path]  # never written over
     for target in (args.output, args.json_output):
         if target:
-            check_target(target, [])
+            check_target(target, read)
     if args.update_expectations:
         check_target(args.expectations, [])
     if args.smoke:
