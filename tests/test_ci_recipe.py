@@ -14,7 +14,6 @@ import argparse
 import os
 import re
 import shlex
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -40,7 +39,6 @@ def parsed(argv: list[str]) -> argparse.Namespace:
     return build_parser().parse_args(argv)
 
 
-@pytest.mark.skipif(shutil.which("bash") is None, reason="the action's scripts are bash")
 @pytest.mark.parametrize("optional", [{}, {"RULESET": "saudi", "BASELINE": "main.jsonl"}])
 def test_the_suite_step_runs_a_real_command_line(tmp_path: Path, optional: dict[str, str]) -> None:
     run = step("Run the suite")
