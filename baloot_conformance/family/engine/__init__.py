@@ -1,0 +1,1 @@
+"""The family engine: the table over any pack, the obligation stages, the phase machine."""

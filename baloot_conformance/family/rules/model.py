@@ -1,0 +1,368 @@
+"""The typed shape of a trick ruleset (``format: trick-ruleset/1``): what the family engine
+receives.
+
+A trick ruleset has the sections ``table`` (the pack, its orders, the seats, teams, direction,
+dealer rotation), ``contracts`` (the contracts a hand may be played in, as records),
+``phases`` (the hand as an ordered pipeline of phase *kinds* from a closed library, each kind's
+rules under its own keys), ``play`` (the obligations: a tree of named *stages* from a closed
+library, see :mod:`.play`), ``scoring`` (card values, outcome, settlement) and ``game`` (a
+target, a fixed schedule or an open session). As in ``baloot-ruleset/1``, every rule sits
+under a key of its section, its ID is ``section.key`` (``phases.draw.discards``), and it has a
+statement, sources, optional notes and, where readings differ, a named ``option``: profiles,
+``spec diff --witness`` and the live-option test work on it unchanged.
+
+A new game adds a kind to :data:`PhaseKind`, a stage to :mod:`.play`'s library or an option
+value, never an expression language: what no option can express goes under ``unmodelled``.
+
+Conventions every section shares:
+
+- **Cards** are written as in BTN: a rank code (``2``-``9``, ``T``, ``J``, ``Q``, ``K``, ``A``)
+  and a suit letter (``S H D C``). The pack is ``table.deck``'s suits x ranks; its card indices
+  run suit by suit in the listed order (:mod:`..engine.deck`).
+- **Seats** are listed *clockwise around the table* (``[Seats "P1 P2 P3"]`` in BTN 2, or the
+  fixed names of ``table.seats``), and ``table.direction`` says which way the turn passes:
+  clockwise, each seat's successor is the next name in the list; counter-clockwise, the
+  previous one. Baloot's table is ``N E S W`` clockwise, played counter-clockwise:
+  N, W, S, E, as BTN 1 orders it.
+
+This module holds data shapes only: reading YAML is :mod:`.loading`'s job, the mechanisms are
+the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from baloot_conformance.rules.defects import Defect
+from baloot_conformance.rules.formula import Formula
+from baloot_conformance.rules.model import Rule, formula_field
+
+#: The format a trick ruleset declares on its first line.
+FORMAT = "trick-ruleset/1"
+
+#: The phase kinds of the library, in the order a pipeline may use them. Each has its rules
+#: under ``phases.<kind>`` or ``phases.<kind>.<key>``.
+PhaseKind = Literal["ante", "deal", "draw", "tricks", "settle"]
+
+#: The variables of a settlement formula (Bourré's payments): the pot before the payment and
+#: the pot limit (0: no limit).
+POT_VARIABLES: dict[str, Literal["number", "bool"]] = {"pot": "number", "limit": "number"}
+
+
+def key(rule_key: str) -> Any:
+    """Declare a section field holding the rule stored under ``rule_key`` in the YAML."""
+    return field(metadata={"key": rule_key})
+
+
+def optional_key(rule_key: str) -> Any:
+    """A rule a ruleset may leave out (its phase kind or mechanism is not used): ``None``."""
+    return field(default=None, metadata={"key": rule_key})
+
+
+# --- table ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Deck(Rule):
+    """The pack: every suit x every rank, one copy of each card."""
+
+    suits: tuple[str, ...]
+    """Suit letters, in the order the pack's indices (and a sorted hand) run."""
+    ranks: tuple[str, ...]
+    """Rank codes, lowest first (the natural order, ``2`` to ``A``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardOrder(Rule):
+    """The ranks from strongest to weakest, in plain suits or in trump."""
+
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Seats(Rule):
+    """How many sit at the table and what they are called."""
+
+    min: int
+    max: int
+    names: tuple[str, ...] = ()
+    """Fixed names, clockwise (Baloot ``N E S W``); empty: numbered ``<prefix>1`` ..."""
+    prefix: str = "P"
+    """Numbered seats are ``P1`` ... ``Pn`` (a transcript lists its own in ``[Seats]``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Teams(Rule):
+    option: Literal["none", "partners"]
+    """``none``: every player for himself; ``partners``: two teams, partners opposite (an even
+    number of seats)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Direction(Rule):
+    option: Literal["clockwise", "counter_clockwise"]
+    """Which way the deal, the declarations and the play go round the table."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealerRotation(Rule):
+    option: Literal["next", "stay"]
+    """``next``: the deal passes to the next seat in the direction of play."""
+    forfeit: tuple[Literal["premature_announcement", "corrected_renege"], ...] = ()
+    """Offences that cost the offender his next turn to deal (it passes over him)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSection:
+    deck: Deck = key("deck")
+    order_plain: CardOrder = key("order.plain")
+    order_trump: CardOrder = key("order.trump")
+    seats: Seats = key("seats")
+    teams: Teams = key("teams")
+    direction: Direction = key("direction")
+    dealer_rotation: DealerRotation = key("dealer.rotation")
+
+
+# --- contracts -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Contract(Rule):
+    """One contract a hand may be played in, and what fixes its trump."""
+
+    trump: Literal["none", "faceup_suit", "named"]
+    """``none``: no trump; ``faceup_suit``: the suit of the face-up card (Bourré);
+    ``named``: the suit the contract names (Baloot's Hokum)."""
+
+
+# --- phases ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Pipeline(Rule):
+    """The phases of a hand, in order. Each kind's rules are under ``phases.<kind>``."""
+
+    kinds: tuple[PhaseKind, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Ante(Rule):
+    """Before the deal, each player pays ``chips`` into the pot, unless exempt."""
+
+    chips: int
+    exempt: tuple[Literal["tie_leaders", "bourre"], ...] = ()
+    """Who skips this ante after the previous hand: the players tied for most tricks (their
+    pot carried), a player who took no trick (he paid into the pot already)."""
+    stay: int = 0
+    """Chips a player pays, on top, to stay in after declaring play (the double-ante
+    variant); 0: none."""
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Rule):
+    """Every seat is dealt ``cards`` cards, one at a time, from the seat after the dealer."""
+
+    cards: int
+    faceup: Literal["none", "dealer_last"]
+    """``dealer_last``: the dealer's last card is dealt face up, for all to see."""
+
+
+@dataclass(frozen=True, slots=True)
+class Declare(Rule):
+    """Before the draw, each player says whether he plays (and how many he discards) or passes."""
+
+    option: Literal["in_turn", "simultaneous"]
+    """``in_turn``: one at a time from the dealer's next seat; ``simultaneous``: all at once
+    (a transcript may list them in any order)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Discards(Rule):
+    """How many cards a player who plays may discard and draw."""
+
+    max: int
+    by_players: Mapping[int, int] = field(default_factory=dict)
+    """A lower limit at some table sizes: ``{7: 3}`` (seven players: three at most)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refill(Rule):
+    """What the dealer deals from once the stock is used up."""
+
+    option: Literal["reshuffle_discards", "none"]
+    """``reshuffle_discards``: the discards (and folded hands) are gathered, shuffled and dealt
+    on; ``none``: a player may discard no more than the stock holds."""
+    exclude_own: bool = False
+    """The gathered cards leave out those of the player being served."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaceupAce(Rule):
+    option: Literal["dealer_plays", "no_effect"]
+    """``dealer_plays``: when the face-up card is an Ace, the dealer may not pass."""
+
+
+@dataclass(frozen=True, slots=True)
+class LonePlayer(Rule):
+    option: Literal["takes_pot", "plays_out"]
+    """When all but one pass: ``takes_pot``: he wins every trick and the pot without play;
+    ``plays_out``: the hand is played as usual."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tricks(Rule):
+    """The play: ``count`` tricks, one card from each seat still in."""
+
+    count: int
+    first_lead: Literal["after_dealer", "first_active_after_dealer"]
+    """Who leads the first trick: the seat after the dealer, or the first one after him still
+    in the hand; each later trick is led by the winner of the one before."""
+
+
+@dataclass(frozen=True, slots=True)
+class PhasesSection:
+    pipeline: Pipeline = key("pipeline")
+    deal: Deal = key("deal")
+    tricks: Tricks = key("tricks")
+    ante: Ante | None = optional_key("ante")
+    declare: Declare | None = optional_key("draw.declare")
+    discards: Discards | None = optional_key("draw.discards")
+    refill: Refill | None = optional_key("draw.refill")
+    faceup_ace: FaceupAce | None = optional_key("draw.faceup_ace")
+    lone_player: LonePlayer | None = optional_key("draw.lone_player")
+
+
+# --- scoring --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardPoints(Rule):
+    """Card points by rank, counted in the tricks a side takes (Baloot's tables)."""
+
+    points: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome(Rule):
+    option: Literal["most_tricks", "card_points"]
+    """``most_tricks``: the player with strictly more tricks than any other wins (a tie: no
+    winner); ``card_points``: the sides' card points are the result."""
+
+
+@dataclass(frozen=True, slots=True)
+class PotTie(Rule):
+    option: Literal["carry", "replay"]
+    """No strict winner: ``carry``: the pot stays for the next hand; ``replay``: the hand is
+    dealt again, the players who tied for most tricks alone staying in."""
+
+
+@dataclass(frozen=True, slots=True)
+class Payment(Rule):
+    """What a player pays into the next pot (a bourré, a renege), by formula."""
+
+    pays: Formula = formula_field(POT_VARIABLES, "number")
+
+
+@dataclass(frozen=True, slots=True)
+class PotLimit(Rule):
+    chips: int
+    """The most a payment into the pot may be; 0: no limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringSection:
+    outcome: Outcome = key("outcome")
+    points_plain: CardPoints | None = optional_key("points.plain")
+    points_trump: CardPoints | None = optional_key("points.trump")
+    tie: PotTie | None = optional_key("pot.tie")
+    bourre: Payment | None = optional_key("pot.bourre")
+    renege: Payment | None = optional_key("pot.renege")
+    limit: PotLimit | None = optional_key("pot.limit")
+
+
+# --- game -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameKind(Rule):
+    option: Literal["session", "target", "schedule"]
+    """``session``: hands follow one another with no end (Bourré's pot carries); ``target``:
+    first to ``target`` points; ``schedule``: a fixed number of ``hands``."""
+    target: int | None = None
+    hands: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSection:
+    kind: GameKind = key("kind")
+
+
+# --- the ruleset ----------------------------------------------------------------------------
+
+
+#: The sections of a trick ruleset, in document order, and their typed shapes (``play`` is
+#: :class:`.play.PlaySection`, added by :mod:`.loading`).
+SECTIONS: dict[str, type] = {
+    "table": TableSection,
+    "phases": PhasesSection,
+    "scoring": ScoringSection,
+    "game": GameSection,
+}
+
+
+@dataclass(frozen=True)
+class TrickRuleset:
+    """A resolved, validated trick ruleset: what the family engine runs on.
+
+    The same face as the Baloot :class:`~baloot_conformance.rules.ruleset.Ruleset` where the
+    tools need one (``id``, ``version``, ``digest``, ``lineage``, ``document``, ``rule``,
+    ``iter_rules``), so reports, ``spec`` and the comparisons treat both alike.
+    """
+
+    id: str
+    version: str
+    title: str
+    description: str
+    path: str
+    lineage: tuple[str, ...]
+    table: TableSection
+    contracts: Mapping[str, Contract]
+    phases: PhasesSection
+    play: Any
+    """The :class:`.play.PlaySection` (typed there; the obligation stages and their tree)."""
+    scoring: ScoringSection
+    game: GameSection
+    sources: Mapping[str, str]
+    digest: str
+    document: Mapping[str, Any] = field(repr=False, compare=False)
+    defects: tuple[Defect, ...] = ()
+    format: str = FORMAT
+
+    @property
+    def major(self) -> int:
+        return int(self.version.split(".")[0])
+
+    def iter_rules(self) -> Iterator[Rule]:
+        """Every rule that is present, section by section in document order."""
+        import dataclasses
+
+        for name in ("table", "contracts", "phases", "play", "scoring", "game"):
+            holder = getattr(self, name)
+            if isinstance(holder, Mapping):
+                yield from holder.values()
+                continue
+            for f in dataclasses.fields(holder):
+                value = getattr(holder, f.name)
+                if isinstance(value, Rule):
+                    yield value
+                elif isinstance(value, Mapping):
+                    yield from (v for v in value.values() if isinstance(v, Rule))
+
+    def rule(self, rule_id: str) -> Rule:
+        """The rule with this ID. Raises KeyError for an unknown ID."""
+        for candidate in self.iter_rules():
+            if candidate.id == rule_id:
+                return candidate
+        raise KeyError(rule_id)
