@@ -1,0 +1,197 @@
+"""Stand-ins for the family parts this branch does not own, for the hand's tests and bench.
+
+- :func:`bourre_rules`: a Bourré :class:`TrickRuleset` built from :mod:`model`'s dataclasses
+  (the seed's reading: 2-8 players, five cards, the dealer's last card face up for trump,
+  five discards, a reshuffle without the served player's own discards, the pot carried on a
+  tie); keyword arguments replace a rule. At the merge: ``load_trick_ruleset("bourre")`` of
+  ``spec/rulesets/bourre.yaml``.
+- :class:`BourrePlay` / :func:`compile_play`: follow suit, head the trick in the suit led,
+  else trump and beat the trumps played (the seed's items 26-27); no cinch. At the merge:
+  ``family.engine.obligations.compile_play``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from baloot_conformance.engine.model import IllegalAction
+from baloot_conformance.family.engine.hand import Pack, TrickContext
+from baloot_conformance.family.rules import model as m
+from baloot_conformance.family.rules.play import (
+    Node,
+    Obligations,
+    PlaySection,
+    StageKind,
+    StageRule,
+)
+from baloot_conformance.rules.formula import parse_formula
+from baloot_conformance.rules.model import Rule
+
+SUITS = ("S", "H", "D", "C")
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+POT = "if limit > 0 and pot > limit then limit else pot"
+
+
+def _r(rule_id: str) -> dict[str, Any]:
+    return {"id": rule_id, "statement": f"({rule_id})", "sources": ("SEED-003",), "notes": None}
+
+
+def bourre_rules(**changes: Any) -> m.TrickRuleset:
+    """The stand-in ruleset; ``changes`` maps a field of a section to its new rule, as
+    ``discards=...``, ``tie=...`` (the sections are searched in order)."""
+    table = m.TableSection(
+        deck=m.Deck(**_r("table.deck"), suits=SUITS, ranks=RANKS),
+        order_plain=m.CardOrder(**_r("table.order.plain"), order=RANKS[::-1]),
+        order_trump=m.CardOrder(**_r("table.order.trump"), order=RANKS[::-1]),
+        seats=m.Seats(**_r("table.seats"), min=2, max=8),
+        teams=m.Teams(**_r("table.teams"), option="none"),
+        direction=m.Direction(**_r("table.direction"), option="clockwise"),
+        dealer_rotation=m.DealerRotation(
+            **_r("table.dealer.rotation"),
+            option="next",
+            forfeit=("premature_announcement", "corrected_renege"),
+        ),
+    )
+    phases = m.PhasesSection(
+        pipeline=m.Pipeline(
+            **_r("phases.pipeline"), kinds=("ante", "deal", "draw", "tricks", "settle")
+        ),
+        deal=m.Deal(**_r("phases.deal"), cards=5, faceup="dealer_last"),
+        tricks=m.Tricks(**_r("phases.tricks"), count=5, first_lead="first_active_after_dealer"),
+        ante=m.Ante(**_r("phases.ante"), chips=1, exempt=("tie_leaders", "bourre")),
+        declare=m.Declare(**_r("phases.draw.declare"), option="in_turn"),
+        discards=m.Discards(**_r("phases.draw.discards"), max=5),
+        refill=m.Refill(**_r("phases.draw.refill"), option="reshuffle_discards", exclude_own=True),
+        faceup_ace=m.FaceupAce(**_r("phases.draw.faceup_ace"), option="dealer_plays"),
+        lone_player=m.LonePlayer(**_r("phases.draw.lone_player"), option="takes_pot"),
+    )
+    formula = parse_formula(POT, m.POT_VARIABLES)
+    scoring = m.ScoringSection(
+        outcome=m.Outcome(**_r("scoring.outcome"), option="most_tricks"),
+        tie=m.PotTie(**_r("scoring.pot.tie"), option="carry"),
+        bourre=m.Payment(**_r("scoring.pot.bourre"), pays=formula),
+        renege=m.Payment(**_r("scoring.pot.renege"), pays=formula),
+        limit=m.PotLimit(**_r("scoring.pot.limit"), chips=0),
+    )
+    game = m.GameSection(kind=m.GameKind(**_r("game.kind"), option="session"))
+    kinds: tuple[tuple[str, StageKind], ...] = (
+        ("follow", "follow_suit"),
+        ("head", "beat"),
+        ("ruff", "ruff"),
+    )
+    stages = {k: StageRule(**_r(f"play.{k}"), stage=st) for k, st in kinds}
+    play = PlaySection(
+        obligations=Obligations(**_r("play.obligations"), tree=(Node(rule="follow"),)),
+        stages=stages,
+        trick_winner=Rule(**_r("play.trick_winner")),
+    )
+    sections: dict[str, Any] = {"table": table, "phases": phases, "scoring": scoring}
+    for name, rule in changes.items():
+        for section in ("table", "phases", "scoring"):
+            if hasattr(sections[section], name):
+                sections[section] = replace(sections[section], **{name: rule})
+                break
+        else:
+            raise KeyError(name)
+    return m.TrickRuleset(
+        id="bourre",
+        version="0.0.0",
+        title="Bourré (stand-in)",
+        description="",
+        path="<test>",
+        lineage=("bourre@0.0.0",),
+        table=sections["table"],
+        contracts={"trump": m.Contract(**_r("contracts.trump"), trump="faceup_suit")},
+        phases=sections["phases"],
+        play=play,
+        scoring=sections["scoring"],
+        game=game,
+        sources={"SEED-003": "seed 003"},
+        digest="0" * 64,
+        document={},
+    )
+
+
+def rule(rule_id: str, cls: type, **fields: Any) -> Any:
+    """A rule of ``cls`` with this ID (for ``bourre_rules(...)`` changes)."""
+    return cls(**_r(rule_id), **fields)
+
+
+def payment(text: str) -> m.Payment:
+    return m.Payment(**_r("scoring.pot.bourre"), pays=parse_formula(text, m.POT_VARIABLES))
+
+
+class BourrePlay:
+    """Follow suit and head the trick; void: trump and beat the trumps played; else free."""
+
+    def __init__(self, pack: Pack, trump: int | None) -> None:
+        self.pack = pack
+        self.trump = trump
+        width = len(pack.ranks)
+        self.suit_masks = tuple(((1 << width) - 1) << (s * width) for s in range(len(pack.suits)))
+
+    def _above(self, cards: int, best: int) -> int:
+        """The cards of ``cards`` above ``best`` in its suit (ranks run low to high)."""
+        return cards & self.suit_masks[self.pack.suit(best)] & ~((2 << best) - 1)
+
+    def _decide(self, hand: int, trick: Sequence[int]) -> tuple[int, str, str]:
+        if not trick:
+            return hand, "", ""
+        led = self.pack.suit(trick[0])
+        follow = hand & self.suit_masks[led]
+        if follow:
+            best = max(c for c in trick if self.pack.suit(c) == led)
+            above = self._above(follow, best)
+            if above:
+                return above, "play.head", f"head {self.pack.code(best)}"
+            return follow, "play.follow", f"follow {self.pack.suits[led]}"
+        if self.trump is None:
+            return hand, "", ""
+        trumps = hand & self.suit_masks[self.trump]
+        if not trumps:
+            return hand, "", ""
+        played = [c for c in trick if self.pack.suit(c) == self.trump]
+        if played:
+            above = self._above(trumps, max(played))
+            if above:
+                return above, "play.head", f"beat {self.pack.code(max(played))}"
+        return trumps, "play.ruff", "trump"
+
+    def legal(self, hand: int, trick: Sequence[int], context: TrickContext) -> int:
+        return self._decide(hand, trick)[0]
+
+    def check(self, card: int, hand: int, trick: Sequence[int], context: TrickContext) -> None:
+        legal, rule_id, what = self._decide(hand, trick)
+        if not legal >> card & 1:
+            name = context.names[context.seat]
+            raise IllegalAction(
+                rule_id,
+                f"{name} played {self.pack.code(card)} but must {what} with "
+                f"{self.pack.codes(legal)} (holds {self.pack.codes(hand)})",
+            )
+
+    def winner(self, trick: Sequence[int]) -> int:
+        led = self.pack.suit(trick[0])
+        suit = led
+        if self.trump is not None and any(self.pack.suit(c) == self.trump for c in trick):
+            suit = self.trump
+        best = max(c for c in trick if self.pack.suit(c) == suit)
+        return list(trick).index(best)
+
+
+_COMPILED: dict[tuple[tuple[str, ...], tuple[str, ...], int | None], BourrePlay] = {}
+
+
+def compile_play(rules: m.TrickRuleset, contract: str, trump: int | None) -> BourrePlay:
+    deck = rules.table.deck
+    key = (deck.suits, deck.ranks, trump)
+    compiled = _COMPILED.get(key)
+    if compiled is None:
+        compiled = _COMPILED[key] = BourrePlay(Pack(deck.suits, deck.ranks), trump)
+    return compiled
+
+
+def codes(pack: Pack, text: str) -> tuple[int, ...]:
+    return tuple(pack.card(code) for code in text.split())
