@@ -17,7 +17,8 @@ from dataclasses import replace
 from typing import Any
 
 from baloot_conformance.engine.model import IllegalAction
-from baloot_conformance.family.engine.hand import Pack, TrickContext
+from baloot_conformance.family.engine.actions import TrickContext
+from baloot_conformance.family.engine.pack import Pack
 from baloot_conformance.family.rules import model as m
 from baloot_conformance.family.rules.play import (
     Node,

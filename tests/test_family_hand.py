@@ -20,14 +20,13 @@ from baloot_conformance.family.engine.hand import (
     Declare,
     Discard,
     Draw,
-    Pack,
     Penalty,
     Play,
     Reshuffle,
     TrickHand,
-    cards_of,
 )
 from baloot_conformance.family.engine.ledger import Ledger, settle
+from baloot_conformance.family.engine.pack import Pack, cards_of
 from baloot_conformance.family.engine.playout import random_hand, random_session
 from baloot_conformance.family.rules import model as m
 
@@ -143,7 +142,7 @@ def test_a_shuffled_deal_goes_one_at_a_time_from_the_dealers_next_seat() -> None
     hand = TrickHand.shuffled(RULES, Ledger.start(4, dealer=2), compile_play, rng)
     while hand.phase == "ante":
         hand.push(hand.legal_actions()[0])
-    order = list(hand._order or [])
+    order = list(hand.pack_order or [])
     (deal,) = hand.legal_actions()
     assert isinstance(deal, Deal)
     assert deal.hands[3][0] == order[0] and deal.hands[0][0] == order[1]

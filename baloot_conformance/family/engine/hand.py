@@ -39,12 +39,25 @@ from __future__ import annotations
 
 import copy as _copy
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Protocol
 
 from baloot_conformance.engine.model import IllegalAction
+from baloot_conformance.family.engine.actions import (
+    Action,
+    Ante,
+    Deal,
+    Declare,
+    Discard,
+    Draw,
+    Penalty,
+    Play,
+    PlayCompiler,
+    PlayRules,
+    Reshuffle,
+    TrickContext,
+)
+from baloot_conformance.family.engine.draw import DrawPhase
 from baloot_conformance.family.engine.ledger import (
     Ledger,
     Seat,
@@ -53,221 +66,47 @@ from baloot_conformance.family.engine.ledger import (
     penalty_due,
     settle,
 )
+from baloot_conformance.family.engine.pack import cards_of, mask_of, pack_of, seat_names
 from baloot_conformance.family.rules.model import TrickRuleset
 
-__all__ = ["IllegalAction"]
-
-
-# --- the pack -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Pack:
-    """The cards of ``table.deck``: index ``suit * len(ranks) + rank``, ranks lowest first."""
-
-    suits: tuple[str, ...]
-    ranks: tuple[str, ...]
-
-    @property
-    def size(self) -> int:
-        return len(self.suits) * len(self.ranks)
-
-    def suit(self, card: int) -> int:
-        return card // len(self.ranks)
-
-    def rank(self, card: int) -> str:
-        return self.ranks[card % len(self.ranks)]
-
-    def code(self, card: int) -> str:
-        """The card as BTN writes it: ``QS``, ``TH``."""
-        return self.rank(card) + self.suits[self.suit(card)]
-
-    def codes(self, mask: int) -> str:
-        return " ".join(self.code(c) for c in cards_of(mask)) or "nothing"
-
-    def card(self, code: str) -> int:
-        """The index of ``QS``; ``ValueError`` for a card not in the pack."""
-        rank, suit = code[:-1], code[-1:]
-        if rank not in self.ranks or suit not in self.suits:
-            raise ValueError(f"{code} is not a card of the pack")
-        return self.suits.index(suit) * len(self.ranks) + self.ranks.index(rank)
-
-
-def cards_of(mask: int) -> list[int]:
-    """The indices of a set's cards, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def mask_of(cards: Sequence[int]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
-
-
-def seat_names(ruleset: TrickRuleset, players: int) -> tuple[str, ...]:
-    """The seats' names in play order: ``table.seats``' clockwise list (or ``P1`` .. ``Pn``),
-    read the other way round when ``table.direction`` is counter-clockwise."""
-    seats = ruleset.table.seats
-    listed = seats.names or tuple(f"{seats.prefix}{k + 1}" for k in range(players))
-    if ruleset.table.direction.option == "clockwise":
-        return tuple(listed)
-    return (listed[0], *reversed(listed[1:]))
-
-
-# --- actions --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Ante:
-    """A seat puts ``chips`` into the pot: the ante, or the stay of the double-ante variant."""
-
-    seat: Seat
-    chips: int
-
-
-@dataclass(frozen=True, slots=True)
-class Deal:
-    """The cards each seat is dealt (index = seat), in the order dealt; ``()`` for a seat not
-    dealt in. With a face-up card it is the last card of the last seat dealt (the dealer)."""
-
-    hands: tuple[tuple[int, ...], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Declare:
-    """Pass (``play=False``: fold) or play and discard ``discards`` cards."""
-
-    seat: Seat
-    play: bool
-    discards: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    seat: Seat
-    cards: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """The dealer serves ``seat`` these cards from the stock."""
-
-    seat: Seat
-    cards: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Reshuffle:
-    """The stock is used up: the dealer gathers and shuffles the discards and folded hands
-    (not ``seat``'s own discards under ``exclude_own``) to serve ``seat``."""
-
-    seat: Seat
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    seat: Seat
-    card: int
-
-
-@dataclass(frozen=True, slots=True)
-class Penalty:
-    """A reneger pays ``chips`` into the next pot; ``corrected``: he corrected it himself."""
-
-    seat: Seat
-    chips: int
-    corrected: bool = False
-
-
-Action = Ante | Deal | Declare | Discard | Draw | Reshuffle | Play | Penalty
-
-
-# --- the obligation engine's face -----------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class TrickContext:
-    """What a card's legality may depend on beyond the hand and the trick: the cinch needs
-    every active hand (the referee's view)."""
-
-    seat: Seat
-    leader: Seat
-    trick_number: int
-    """0 for the first trick."""
-    trump: int | None
-    """The trump suit's index in ``table.deck.suits``; ``None``: no trump."""
-    hands: tuple[int, ...]
-    """Every seat's cards now (0 for a seat not in the hand)."""
-    active: tuple[Seat, ...]
-    names: tuple[str, ...]
-    """The seats' names, for messages."""
-
-
-class PlayRules(Protocol):
-    """The obligations of one contract and trump (the generic engine's compiled tree)."""
-
-    def legal(self, hand: int, trick: Sequence[int], context: TrickContext) -> int:
-        """The cards of ``hand`` that may be played to ``trick`` (the cards so far)."""
-        ...
-
-    def check(self, card: int, hand: int, trick: Sequence[int], context: TrickContext) -> None:
-        """Raise :class:`IllegalAction` citing the stage a wrong ``card`` breaks."""
-        ...
-
-    def winner(self, trick: Sequence[int]) -> int:
-        """The place (0 = the lead) of the card that wins a full trick."""
-        ...
-
-
-PlayCompiler = Callable[[TrickRuleset, str, "int | None"], PlayRules]
-"""``compile(ruleset, contract, trump)``: the obligations for a hand."""
+__all__ = [
+    "Action",
+    "Ante",
+    "Deal",
+    "Declare",
+    "Discard",
+    "Draw",
+    "IllegalAction",
+    "Penalty",
+    "Play",
+    "PlayCompiler",
+    "PlayRules",
+    "Reshuffle",
+    "TrickContext",
+    "TrickHand",
+]
 
 
 # --- the hand -------------------------------------------------------------------------------
 
 
-class TrickHand:
+class TrickHand(DrawPhase):
     """A hand in progress: ``TrickHand(rules, ledger, compile)`` for a recorded hand (its
     :class:`Deal` and draws come from outside), or :meth:`shuffled` to deal from a pack."""
 
     __slots__ = (
         "_legal",
-        "_order",
-        "_rng",
-        "active",
-        "agenda",
-        "closing",
         "compile",
         "contract",
-        "dealt_in",
-        "declared",
-        "discards",
-        "faceup",
-        "folded",
-        "hands",
         "history",
         "leader",
-        "ledger",
-        "names",
-        "owed",
-        "pack",
         "paid",
         "penalties",
-        "phase",
         "play_rules",
         "reneges",
-        "rules",
         "settlement",
-        "stock",
         "trick",
         "trick_number",
-        "tricks",
         "trump",
     )
 
@@ -282,7 +121,7 @@ class TrickHand:
         self.rules = rules
         self.ledger = ledger
         self.compile = compile
-        self.pack = _pack(rules)
+        self.pack = pack_of(rules)
         self.names = tuple(names) if names is not None else seat_names(rules, ledger.players)
         self.contract = next(iter(rules.contracts))
         self.dealt_in = ledger.dealt_in()
@@ -308,8 +147,8 @@ class TrickHand:
         self.history: list[Action] = []
         self.play_rules: PlayRules | None = None
         self.settlement: Settlement | None = None
-        self._order: list[int] | None = None
-        self._rng: random.Random | None = None
+        self.pack_order: list[int] | None = None
+        self.rng: random.Random | None = None
         self._legal = -1
         self.phase = ""
         self._enter(0)
@@ -323,8 +162,8 @@ class TrickHand:
         hand = cls(rules, ledger, compile)
         order = list(range(hand.pack.size))
         rng.shuffle(order)
-        hand._order = order
-        hand._rng = rng
+        hand.pack_order = order
+        hand.rng = rng
         return hand
 
     def copy(self) -> TrickHand:
@@ -342,8 +181,8 @@ class TrickHand:
             setattr(twin, name, list(getattr(self, name)))
         for name in ("paid", "declared", "tricks"):
             setattr(twin, name, dict(getattr(self, name)))
-        if self._order is not None:
-            twin._order = list(self._order)
+        if self.pack_order is not None:
+            twin.pack_order = list(self.pack_order)
         return twin
 
     # --- reading the state ------------------------------------------------------------
@@ -409,7 +248,7 @@ class TrickHand:
         if self.agenda:
             return self._agenda_actions()
         if self.phase == "deal":
-            return [] if self._order is None else [self._shuffled_deal()]
+            return [] if self.pack_order is None else [self._shuffled_deal()]
         if self.phase == "draw":
             seats = [s for s in self.dealt_in if s not in self.declared]
             if self._declare_rule() == "in_turn":
@@ -480,12 +319,12 @@ class TrickHand:
                 if self._start_tricks():
                     return
             elif kind == "settle":
-                self._start_settle()
+                self.start_settle()
                 return
             index += 1
-        self._start_settle()
+        self.start_settle()
 
-    def _next_phase(self) -> None:
+    def next_phase(self) -> None:
         self._enter(self.rules.phases.pipeline.kinds.index(self.phase) + 1)
 
     def _expected(self) -> str:
@@ -514,9 +353,9 @@ class TrickHand:
         if step == "draw":
             if not self.stock:
                 return [Reshuffle(seat)]
-            if self._order is None:
+            if self.pack_order is None:
                 return []
-            return [Draw(seat, tuple(self._order[: min(self.owed, len(self._order))]))]
+            return [Draw(seat, tuple(self.pack_order[: min(self.owed, len(self.pack_order))]))]
         raise AssertionError(step)
 
     def _push_agenda(self, action: Action) -> None:
@@ -540,9 +379,9 @@ class TrickHand:
         elif step == "draw":
             self._push_draw(action, seat)
             return
-        self._done_step()
+        self.done_step()
 
-    def _done_step(self) -> None:
+    def done_step(self) -> None:
         self.agenda.pop(0)
         if self.agenda:
             return
@@ -551,17 +390,17 @@ class TrickHand:
         elif self.phase == "settle":
             self._finish()
         else:
-            self._next_phase()
+            self.next_phase()
 
     # --- deal -------------------------------------------------------------------------
 
     def _shuffled_deal(self) -> Deal:
-        assert self._order is not None
+        assert self.pack_order is not None
         count = self.rules.phases.deal.cards
         seats = self.dealt_in
         dealt: list[list[int]] = [[] for _ in range(self.ledger.players)]
         for k in range(count * len(seats)):
-            dealt[seats[k % len(seats)]].append(self._order[k])
+            dealt[seats[k % len(seats)]].append(self.pack_order[k])
         return Deal(tuple(tuple(cards) for cards in dealt))
 
     def _push_deal(self, action: Deal) -> None:
@@ -589,242 +428,14 @@ class TrickHand:
         for seat, cards in enumerate(action.hands):
             self.hands[seat] = mask_of(cards)
         self.stock &= ~seen
-        if self._order is not None:
-            self._order = [c for c in self._order if not seen >> c & 1]
+        if self.pack_order is not None:
+            self.pack_order = [c for c in self.pack_order if not seen >> c & 1]
         if deal.faceup == "dealer_last" and self.dealt_in:
             self.faceup = action.hands[self.dealt_in[-1]][-1]
         trump = self.rules.contracts[self.contract].trump
         if trump == "faceup_suit" and self.faceup is not None:
             self.trump = self.pack.suit(self.faceup)
-        self._next_phase()
-
-    # --- draw -------------------------------------------------------------------------
-
-    def _declare_rule(self) -> str:
-        rule = self.rules.phases.declare
-        return "in_turn" if rule is None else rule.option
-
-    def discard_limit(self) -> int:
-        """``phases.draw.discards``: the most a player may discard at this table size."""
-        rule = self.rules.phases.discards
-        if rule is None:
-            return 0
-        return rule.by_players.get(self.ledger.players, rule.max)
-
-    def _must_play(self, seat: Seat) -> bool:
-        """``phases.draw.faceup_ace``: the dealer may not pass on a face-up Ace."""
-        rule = self.rules.phases.faceup_ace
-        return (
-            rule is not None
-            and rule.option == "dealer_plays"
-            and seat == self.ledger.dealer
-            and self.faceup is not None
-            and self.pack.rank(self.faceup) == "A"
-        )
-
-    def _servable(self, seat: Seat) -> int:
-        """The most cards the dealer can serve ``seat`` now: the stock, and under
-        ``reshuffle_discards`` what a reshuffle would gather (never the player's own discards
-        under ``exclude_own``; the cards he is about to discard, otherwise)."""
-        stock = self.stock.bit_count()
-        refill = self.rules.phases.refill
-        if refill is None or refill.option == "none":
-            return stock
-        if refill.exclude_own:
-            others = sum(d.bit_count() for s, d in enumerate(self.discards) if s != seat)
-            return stock + others + sum(f.bit_count() for f in self.folded)
-        return self.pack.size
-
-    def _pending(self) -> int:
-        """Discards declared and not yet served (a simultaneous declaration's), which the
-        stock must serve first when nothing refills it."""
-        refill = self.rules.phases.refill
-        if self.closing or self._declare_rule() == "in_turn":
-            return 0
-        if refill is not None and refill.option != "none":
-            return 0
-        return sum(d.discards for s, d in self.declared.items() if d.play)
-
-    def _declarations(self, seat: Seat) -> list[Action]:
-        out: list[Action] = [] if self._must_play(seat) else [Declare(seat, False)]
-        servable = self._servable(seat) - self._pending()
-        most = min(self.discard_limit(), servable, self.hands[seat].bit_count())
-        out.extend(Declare(seat, True, k) for k in range(most + 1))
-        return out
-
-    def _push_declare(self, action: Declare) -> None:
-        seat = action.seat
-        if seat not in self.dealt_in or seat in self.declared:
-            why = "has declared already" if seat in self.declared else "is not in this hand"
-            raise IllegalAction("phases.draw.declare", f"{self._seat(seat)} {why}")
-        if self._declare_rule() == "in_turn":
-            turn = self.to_act()
-            if seat != turn:
-                raise IllegalAction(
-                    "phases.draw.declare",
-                    f"{self.names[seat]} declared before {self._seat(turn)}: the players "
-                    "declare in turn from the dealer's next seat",
-                )
-        name = self.names[seat]
-        if not action.play:
-            if action.discards:
-                raise IllegalAction("phases.draw.declare", f"{name} passed and discards nothing")
-            if self._must_play(seat):
-                assert self.faceup is not None
-                raise IllegalAction(
-                    "phases.draw.faceup_ace",
-                    f"{name} passed, but the dealer must play on the face-up "
-                    f"{self.pack.code(self.faceup)}",
-                )
-        else:
-            limit = self.discard_limit()
-            if not 0 <= action.discards <= limit:
-                raise IllegalAction(
-                    "phases.draw.discards",
-                    f"{name} declared {action.discards} discards; at most {limit} with "
-                    f"{self.ledger.players} players",
-                )
-            self._check_servable(seat, action.discards)
-        self.declared[seat] = action
-        if not action.play:
-            self.folded[seat] = self.hands[seat]
-            self.hands[seat] = 0
-        elif self._declare_rule() == "in_turn":
-            self.agenda = self._steps(action)
-        if self.agenda:
-            return
-        self._after_draw_step()
-
-    def _check_servable(self, seat: Seat, count: int) -> None:
-        servable = self._servable(seat) - self._pending()
-        if count > servable:
-            refill = self.rules.phases.refill
-            how = (
-                "and no reshuffle"
-                if refill is None or refill.option == "none"
-                else ("with what a reshuffle gathers, not the player's own discards")
-            )
-            raise IllegalAction(
-                "phases.draw.refill",
-                f"{self.names[seat]} discards {count}, but the dealer can serve {servable} "
-                f"(the stock holds {self.stock.bit_count()}, {how})",
-            )
-
-    def _steps(self, action: Declare) -> list[tuple[str, Seat, int]]:
-        steps: list[tuple[str, Seat, int]] = []
-        ante = self.rules.phases.ante
-        if ante is not None and ante.stay:
-            steps.append(("stay", action.seat, ante.stay))
-        if action.discards:
-            steps.append(("discard", action.seat, action.discards))
-            steps.append(("draw", action.seat, action.discards))
-        return steps
-
-    def _after_draw_step(self) -> None:
-        """A declaration or a seat's exchange is done: the next seat, the exchanges of a
-        simultaneous declaration, or the end of the draw."""
-        if len(self.declared) < len(self.dealt_in):
-            return
-        playing = tuple(s for s in self.dealt_in if self.declared[s].play)
-        lone = self.rules.phases.lone_player
-        if not self.closing:
-            self.closing = True
-            self.active = playing
-            if len(playing) == 1 and lone is not None and lone.option == "takes_pot":
-                self.agenda = []
-                self.tricks = {playing[0]: self.rules.phases.tricks.count}
-                self.phase = "settle"
-                self._start_settle()
-                return
-            if self._declare_rule() == "simultaneous":
-                self.agenda = [st for s in playing for st in self._steps(self.declared[s])]
-                if self.agenda:
-                    return
-        self._next_phase()
-
-    def _push_discard(self, action: Action, seat: Seat, count: int) -> None:
-        name = self.names[seat]
-        rule = "phases.draw.discards"
-        if not isinstance(action, Discard) or action.seat != seat:
-            raise IllegalAction(rule, f"{name} is to discard {count} cards; got {action}")
-        cards = mask_of(action.cards)
-        if len(action.cards) != count or cards.bit_count() != count:
-            raise IllegalAction(
-                rule, f"{name} declared {count} discards and discarded {len(action.cards)}"
-            )
-        if cards & ~self.hands[seat]:
-            raise IllegalAction(
-                rule,
-                f"{name} discarded {self.pack.codes(cards & ~self.hands[seat])}, which he does "
-                f"not hold (holds {self.pack.codes(self.hands[seat])})",
-            )
-        if self._declare_rule() == "simultaneous":
-            self._check_servable(seat, count)
-        self.hands[seat] &= ~cards
-        self.discards[seat] |= cards
-        self.owed = count
-        self._done_step()
-
-    def _push_draw(self, action: Action, seat: Seat) -> None:
-        name = self.names[seat]
-        if isinstance(action, Reshuffle) and action.seat == seat:
-            self._reshuffle(seat)
-            return
-        rule = "phases.draw.discards"
-        if not isinstance(action, Draw) or action.seat != seat:
-            raise IllegalAction(rule, f"{name} is to be served {self.owed} cards; got {action}")
-        cards = mask_of(action.cards)
-        if (
-            not action.cards
-            or len(action.cards) > self.owed
-            or cards.bit_count() != len(action.cards)
-        ):
-            raise IllegalAction(
-                rule, f"{name} is owed {self.owed} cards and is served {len(action.cards)}"
-            )
-        stray = cards & ~self.stock
-        if stray:
-            card = cards_of(stray)[0]
-            own = self.discards[seat] >> card & 1
-            raise IllegalAction(
-                "phases.draw.refill" if own else rule,
-                f"{name} is served {self.pack.code(card)}, which is not in the stock (it is "
-                f"{self.where(card)})",
-            )
-        self.stock &= ~cards
-        if self._order is not None:
-            self._order = [c for c in self._order if not cards >> c & 1]
-        self.hands[seat] |= cards
-        self.owed -= len(action.cards)
-        if not self.owed:
-            self._done_step()
-
-    def _reshuffle(self, seat: Seat) -> None:
-        refill = self.rules.phases.refill
-        name = self.names[seat]
-        if self.stock:
-            raise IllegalAction(
-                "phases.draw.refill",
-                f"the dealer reshuffled to serve {name}, but the stock still holds "
-                f"{self.stock.bit_count()} cards",
-            )
-        if refill is None or refill.option == "none":
-            raise IllegalAction(
-                "phases.draw.refill", "the stock is out and the discards are not reshuffled"
-            )
-        kept = self.discards[seat] if refill.exclude_own else 0
-        gathered = 0
-        for other in range(self.ledger.players):
-            gathered |= self.discards[other] | self.folded[other]
-            self.discards[other] = 0
-            self.folded[other] = 0
-        gathered &= ~kept
-        self.discards[seat] = kept
-        self.stock = gathered
-        if self._order is not None:
-            assert self._rng is not None
-            self._order = cards_of(gathered)
-            self._rng.shuffle(self._order)
+        self.next_phase()
 
     # --- tricks -----------------------------------------------------------------------
 
@@ -856,7 +467,7 @@ class TrickHand:
         if action.seat != seat:
             raise IllegalAction(
                 "phases.tricks",
-                f"{self._seat(action.seat)} played {self._code(action.card)}, but "
+                f"{self.seat_name(action.seat)} played {self._code(action.card)}, but "
                 f"{self.names[seat]} is to play",
             )
         if not 0 <= action.card < self.pack.size or not self.hands[seat] >> action.card & 1:
@@ -889,11 +500,11 @@ class TrickHand:
         self.trick = []
         self.trick_number += 1
         if self.trick_number == self.rules.phases.tricks.count:
-            self._next_phase()
+            self.next_phase()
 
     # --- settle -----------------------------------------------------------------------
 
-    def _start_settle(self) -> None:
+    def start_settle(self) -> None:
         self.phase = "settle"
         due = penalty_due(self.rules, self.pot)
         self.agenda = [] if due is None else [("penalty", s, due) for s, _ in self.reneges]
@@ -932,22 +543,10 @@ class TrickHand:
 
     # --- messages ---------------------------------------------------------------------
 
-    def _seat(self, seat: Seat | None) -> str:
+    def seat_name(self, seat: Seat | None) -> str:
         if seat is None or not 0 <= seat < len(self.names):
             return f"seat {seat}"
         return self.names[seat]
 
     def _code(self, card: int) -> str:
         return self.pack.code(card) if 0 <= card < self.pack.size else f"card {card}"
-
-
-_PACKS: dict[tuple[tuple[str, ...], tuple[str, ...]], Pack] = {}
-
-
-def _pack(rules: TrickRuleset) -> Pack:
-    deck = rules.table.deck
-    key = (deck.suits, deck.ranks)
-    pack = _PACKS.get(key)
-    if pack is None:
-        pack = _PACKS[key] = Pack(deck.suits, deck.ranks)
-    return pack

@@ -1,0 +1,128 @@
+"""The actions a trick-family hand is made of, and the face the hand needs of the obligations.
+
+Every action names the seat that takes it (a :class:`Deal` is the dealer's); cards are pack
+indices (:mod:`.pack`). They are small frozen records, as in the Baloot engine, so that a
+checker builds them from a transcript's statements and a playout from ``legal_actions``.
+
+:class:`PlayRules` is what the hand asks of the obligation engine for one contract and trump:
+the legal cards, the rule a wrong card breaks, and a trick's winner. :class:`TrickContext`
+carries what a stage may need beyond the hand and the trick: the Bourré cinch needs every
+active hand (the referee's view).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from baloot_conformance.family.engine.ledger import Seat
+from baloot_conformance.family.rules.model import TrickRuleset
+
+# --- actions --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Ante:
+    """A seat puts ``chips`` into the pot: the ante, or the stay of the double-ante variant."""
+
+    seat: Seat
+    chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The cards each seat is dealt (index = seat), in the order dealt; ``()`` for a seat not
+    dealt in. With a face-up card it is the last card of the last seat dealt (the dealer)."""
+
+    hands: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    """Pass (``play=False``: fold) or play and discard ``discards`` cards."""
+
+    seat: Seat
+    play: bool
+    discards: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    seat: Seat
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """The dealer serves ``seat`` these cards from the stock."""
+
+    seat: Seat
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffle:
+    """The stock is used up: the dealer gathers and shuffles the discards and folded hands
+    (not ``seat``'s own discards under ``exclude_own``) to serve ``seat``."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    seat: Seat
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """A reneger pays ``chips`` into the next pot; ``corrected``: he corrected it himself."""
+
+    seat: Seat
+    chips: int
+    corrected: bool = False
+
+
+Action = Ante | Deal | Declare | Discard | Draw | Reshuffle | Play | Penalty
+
+
+# --- the obligation engine's face -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TrickContext:
+    """What a card's legality may depend on beyond the hand and the trick: the cinch needs
+    every active hand (the referee's view)."""
+
+    seat: Seat
+    leader: Seat
+    trick_number: int
+    """0 for the first trick."""
+    trump: int | None
+    """The trump suit's index in ``table.deck.suits``; ``None``: no trump."""
+    hands: tuple[int, ...]
+    """Every seat's cards now (0 for a seat not in the hand)."""
+    active: tuple[Seat, ...]
+    names: tuple[str, ...]
+    """The seats' names, for messages."""
+
+
+class PlayRules(Protocol):
+    """The obligations of one contract and trump (the generic engine's compiled tree)."""
+
+    def legal(self, hand: int, trick: Sequence[int], context: TrickContext) -> int:
+        """The cards of ``hand`` that may be played to ``trick`` (the cards so far)."""
+        ...
+
+    def check(self, card: int, hand: int, trick: Sequence[int], context: TrickContext) -> None:
+        """Raise :class:`IllegalAction` citing the stage a wrong ``card`` breaks."""
+        ...
+
+    def winner(self, trick: Sequence[int]) -> int:
+        """The place (0 = the lead) of the card that wins a full trick."""
+        ...
+
+
+PlayCompiler = Callable[[TrickRuleset, str, "int | None"], PlayRules]
+"""``compile(ruleset, contract, trump)``: the obligations for a hand."""
