@@ -430,6 +430,51 @@ def test_a_corrected_renege_forfeits_the_next_deal_where_the_rule_says_so() -> N
         assert hand.settlement is not None and hand.settlement.next.forfeit == lost
 
 
+def test_a_bourre_skips_the_next_ante_only_where_the_rule_exempts_him() -> None:
+    paid = {1: 1, 2: 1, 0: 1}
+    tricks = {1: 5, 2: 0, 0: 0}
+    assert settle(RULES, Ledger.start(3), paid=paid, tricks=tricks).next.exempt == {0, 2}
+    ties_only = bourre_rules(ante=rule("phases.ante", m.Ante, chips=1, exempt=("tie_leaders",)))
+    done = settle(ties_only, Ledger.start(3), paid=paid, tricks=tricks)
+    assert done.next.exempt == frozenset() and done.bourre == {2: 3, 0: 3}
+    assert TrickHand(ties_only, done.next, compile_play).agenda == [
+        ("ante", 2, 1),
+        ("ante", 0, 1),
+        ("ante", 1, 1),
+    ]
+
+
+def test_a_premature_announcement_is_void_and_costs_the_next_deal() -> None:
+    for forfeit, lost in ((("premature_announcement",), {2}), ((), set())):
+        rotation = rule("table.dealer.rotation", m.DealerRotation, option="next", forfeit=forfeit)
+        hand = hand_of(bourre_rules(dealer_rotation=rotation), THREE)
+        error = hand.force_declare(Declare(2, True, 0))
+        assert error is not None and error.rule_id == "phases.draw.declare"
+        assert hand.premature == [2] and hand.declared == {} and hand.to_act() == 1
+        with pytest.raises(IllegalAction):
+            hand.force_declare(Declare(1, False, 2))  # in turn, but wrong: refused
+        for seat in (1, 2, 0):
+            assert hand.force_declare(Declare(seat, True, 0)) is None
+        play_out(hand)
+        assert hand.settlement is not None and hand.settlement.next.forfeit == lost
+
+
+def test_an_action_out_of_its_phase_is_refused_in_words() -> None:
+    hand = TrickHand(RULES, Ledger.start(3), compile_play)
+    error = refused(hand, Play(1, PACK.card("AS")))
+    assert error.rule_id == "phases.ante" and "P2 is to pay the ante, 1; got P2 plays AS" in (
+        error.reason
+    )
+    hand = hand_of(RULES, THREE)
+    error = refused(hand, Play(1, PACK.card("3S")))
+    assert error.rule_id == "phases.pipeline"
+    assert error.reason == "a declaration (pass or play) is next, not P2 plays 3S"
+    hand = _all_play()
+    play_out(hand)
+    error = refused(hand, Declare(1, False))
+    assert error.reason == "the hand is over; P2 passes comes after it"
+
+
 # --- sessions -------------------------------------------------------------------------------
 
 VARIANTS = {

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from baloot_conformance.family.engine.ledger import Seat
+from baloot_conformance.family.engine.pack import Pack
 from baloot_conformance.family.rules.model import TrickRuleset
 
 # --- actions --------------------------------------------------------------------------------
@@ -87,13 +88,38 @@ class Penalty:
 Action = Ante | Deal | Declare | Discard | Draw | Reshuffle | Play | Penalty
 
 
+def describe(action: Action, names: Sequence[str], pack: Pack) -> str:
+    """An action in words, for messages: ``P2 plays 5S``, ``P3 passes``."""
+    name = names[action.seat] if hasattr(action, "seat") and 0 <= action.seat < len(names) else ""
+    if isinstance(action, Ante):
+        return f"{name} antes {action.chips}"
+    if isinstance(action, Deal):
+        return "the deal"
+    if isinstance(action, Declare):
+        if not action.play:
+            return f"{name} passes"
+        return f"{name} plays, discarding {action.discards}"
+    if isinstance(action, Discard):
+        return f"{name} discards {_codes(pack, action.cards)}"
+    if isinstance(action, Draw):
+        return f"{name} is served {_codes(pack, action.cards)}"
+    if isinstance(action, Reshuffle):
+        return f"a reshuffle to serve {name}"
+    if isinstance(action, Play):
+        return f"{name} plays {_codes(pack, (action.card,))}"
+    return f"{name} pays a penalty of {action.chips}"
+
+
+def _codes(pack: Pack, cards: Sequence[int]) -> str:
+    return " ".join(pack.code(c) if 0 <= c < pack.size else f"card {c}" for c in cards)
+
+
 # --- the obligation engine's face -----------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class TrickContext:
+class TrickContext(NamedTuple):
     """What a card's legality may depend on beyond the hand and the trick: the cinch needs
-    every active hand (the referee's view)."""
+    every active hand (the referee's view). A named tuple: one is made for every card."""
 
     seat: Seat
     leader: Seat

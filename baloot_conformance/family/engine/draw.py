@@ -78,6 +78,9 @@ class DrawPhase:
     def where(self, card: int) -> str:
         raise NotImplementedError
 
+    def describe(self, action: Action) -> str:
+        raise NotImplementedError
+
     def seat_name(self, seat: Seat | None) -> str:
         raise NotImplementedError
 
@@ -121,8 +124,10 @@ class DrawPhase:
         if refill is None or refill.option == "none":
             return stock
         if refill.exclude_own:
-            others = sum(d.bit_count() for s, d in enumerate(self.discards) if s != seat)
-            return stock + others + sum(f.bit_count() for f in self.folded)
+            gathered = 0
+            for cards in (*self.discards, *self.folded):
+                gathered |= cards
+            return stock + (gathered & ~self.discards[seat]).bit_count()
         return self.pack.size
 
     def _pending(self) -> int:
@@ -136,11 +141,13 @@ class DrawPhase:
         return sum(d.discards for s, d in self.declared.items() if d.play)
 
     def _declarations(self, seat: Seat) -> list[Action]:
-        out: list[Action] = [] if self._must_play(seat) else [Declare(seat, False)]
-        most_served = self._servable(seat) - self._pending()
-        most = min(self.discard_limit(), most_served, self.hands[seat].bit_count())
-        out.extend(Declare(seat, True, k) for k in range(most + 1))
-        return out
+        most = min(self.discard_limit(), self.hands[seat].bit_count())
+        if self.stock.bit_count() < most:
+            most = min(most, self._servable(seat) - self._pending())
+        elif self._pending():
+            most = min(most, self.stock.bit_count() - self._pending())
+        options = _declares(seat)
+        return list(options[1 : most + 2] if self._must_play(seat) else options[: most + 2])
 
     def _push_declare(self, action: Declare) -> None:
         seat = action.seat
@@ -236,7 +243,9 @@ class DrawPhase:
         name = self.names[seat]
         rule = "phases.draw.discards"
         if not isinstance(action, Discard) or action.seat != seat:
-            raise IllegalAction(rule, f"{name} is to discard {count} cards; got {action}")
+            raise IllegalAction(
+                rule, f"{name} is to discard {count} cards; got {self.describe(action)}"
+            )
         cards = mask_of(action.cards)
         if len(action.cards) != count or cards.bit_count() != count:
             raise IllegalAction(
@@ -262,7 +271,9 @@ class DrawPhase:
             return
         rule = "phases.draw.discards"
         if not isinstance(action, Draw) or action.seat != seat:
-            raise IllegalAction(rule, f"{name} is to be served {self.owed} cards; got {action}")
+            raise IllegalAction(
+                rule, f"{name} is to be served {self.owed} cards; got {self.describe(action)}"
+            )
         cards = mask_of(action.cards)
         if (
             not action.cards
@@ -315,3 +326,15 @@ class DrawPhase:
             assert self.rng is not None
             self.pack_order = cards_of(gathered)
             self.rng.shuffle(self.pack_order)
+
+
+_DECLARES: dict[Seat, tuple[Declare, ...]] = {}
+
+
+def _declares(seat: Seat) -> tuple[Declare, ...]:
+    """``seat``'s pass, then its plays with 0, 1, ... discards, made once."""
+    declares = _DECLARES.get(seat)
+    if declares is None:
+        plays = tuple(Declare(seat, True, k) for k in range(64))
+        declares = _DECLARES[seat] = (Declare(seat, False), *plays)
+    return declares

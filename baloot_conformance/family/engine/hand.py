@@ -56,6 +56,7 @@ from baloot_conformance.family.engine.actions import (
     PlayRules,
     Reshuffle,
     TrickContext,
+    describe,
 )
 from baloot_conformance.family.engine.draw import DrawPhase
 from baloot_conformance.family.engine.ledger import (
@@ -103,11 +104,13 @@ class TrickHand(DrawPhase):
         "paid",
         "penalties",
         "play_rules",
+        "premature",
         "reneges",
         "settlement",
         "trick",
         "trick_number",
         "trump",
+        "turns",
     )
 
     def __init__(
@@ -139,10 +142,12 @@ class TrickHand(DrawPhase):
         self.owed = 0
         self.leader: Seat = -1
         self.trick: list[int] = []
+        self.turns: tuple[Seat, ...] = ()
         self.trick_number = 0
         self.tricks: dict[Seat, int] = {}
         self.reneges: list[tuple[Seat, str]] = []
         self.penalties: list[Penalty] = []
+        self.premature: list[Seat] = []
         self.closing = False
         self.history: list[Action] = []
         self.play_rules: PlayRules | None = None
@@ -160,9 +165,8 @@ class TrickHand(DrawPhase):
         """A hand dealt from a pack shuffled by ``rng``: the deal, the draws and the
         reshuffles are then the single legal action of their turn."""
         hand = cls(rules, ledger, compile)
-        order = list(range(hand.pack.size))
-        rng.shuffle(order)
-        hand.pack_order = order
+        keys = [rng.random() for _ in range(hand.pack.size)]
+        hand.pack_order = sorted(range(hand.pack.size), key=keys.__getitem__)
         hand.rng = rng
         return hand
 
@@ -177,6 +181,7 @@ class TrickHand(DrawPhase):
             "history",
             "reneges",
             "penalties",
+            "premature",
         ):
             setattr(twin, name, list(getattr(self, name)))
         for name in ("paid", "declared", "tricks"):
@@ -205,6 +210,10 @@ class TrickHand(DrawPhase):
         if self.phase == "draw" and self._declare_rule() == "in_turn":
             return next(s for s in self.dealt_in if s not in self.declared)
         return None
+
+    def describe(self, action: Action) -> str:
+        """An action in words, with this table's names: ``P2 plays 5S``."""
+        return describe(action, self.names, self.pack)
 
     def where(self, card: int) -> str:
         """The zone a card is in, for messages."""
@@ -245,6 +254,13 @@ class TrickHand(DrawPhase):
     def legal_actions(self) -> list[Action]:
         """What may happen next. A deal or a draw is listed only when the pack's order is
         known (:meth:`shuffled`); a recorded hand takes them from outside."""
+        if self.phase == "tricks":
+            seat = self.turns[len(self.trick)]
+            legal = self._legal
+            if legal < 0:
+                legal = self.legal_cards()
+            plays = _plays(seat)
+            return [plays[c] for c in cards_of(legal)]
         if self.agenda:
             return self._agenda_actions()
         if self.phase == "deal":
@@ -254,28 +270,33 @@ class TrickHand(DrawPhase):
             if self._declare_rule() == "in_turn":
                 seats = seats[:1]
             return [d for s in seats for d in self._declarations(s)]
-        if self.phase == "tricks":
-            seat = self._next_in_trick()
-            return [Play(seat, c) for c in cards_of(self.legal_cards())]
         return []
 
     # --- pushing ----------------------------------------------------------------------
 
     def push(self, action: Action) -> None:
         """Apply ``action``, or raise :class:`IllegalAction` (the hand is then unchanged)."""
-        if self.phase == "over":
-            raise IllegalAction("phases.pipeline", f"the hand is over; {action} comes after it")
-        if self.agenda:
+        if self.phase == "tricks" and isinstance(action, Play):
+            seat = self.turns[len(self.trick)]
+            card = action.card
+            if not (action.seat == seat and card >= 0 and self.legal_cards() >> card & 1):
+                self._check_turn_and_hold(action)
+                self._check_play(action)
+            self._apply_play(action)
+        elif self.phase == "over":
+            raise IllegalAction(
+                "phases.pipeline", f"the hand is over; {self.describe(action)} comes after it"
+            )
+        elif self.agenda:
             self._push_agenda(action)
         elif isinstance(action, Deal) and self.phase == "deal":
             self._push_deal(action)
         elif isinstance(action, Declare) and self.phase == "draw":
             self._push_declare(action)
-        elif isinstance(action, Play) and self.phase == "tricks":
-            self._check_play(action)
-            self._apply_play(action)
         else:
-            raise IllegalAction("phases.pipeline", f"{self._expected()}, not {action}")
+            raise IllegalAction(
+                "phases.pipeline", f"{self._expected()}, not {self.describe(action)}"
+            )
         self.history.append(action)
 
     def force_play(self, action: Play) -> IllegalAction | None:
@@ -283,7 +304,9 @@ class TrickHand(DrawPhase):
         error is returned, the card played, and the settle phase asks for the penalty. A card
         out of turn or not held cannot be forced."""
         if self.phase != "tricks":
-            raise IllegalAction("phases.pipeline", f"{self._expected()}, not {action}")
+            raise IllegalAction(
+                "phases.pipeline", f"{self._expected()}, not {self.describe(action)}"
+            )
         self._check_turn_and_hold(action)
         try:
             self._check_play(action)
@@ -294,6 +317,29 @@ class TrickHand(DrawPhase):
             return error
         self._apply_play(action)
         self.history.append(action)
+        return None
+
+    def force_declare(self, action: Declare) -> IllegalAction | None:
+        """A declaration out of turn under ``in_turn`` is a premature announcement, a
+        penalised event: the error is returned, the offender loses his next turn to deal
+        where ``table.dealer.rotation`` ``forfeit`` says so, and the announcement is void
+        (he declares again in turn). Any other wrong declaration is refused as by
+        :meth:`push`."""
+        try:
+            self.push(action)
+        except IllegalAction as error:
+            early = (
+                self.phase == "draw"
+                and not self.agenda
+                and self._declare_rule() == "in_turn"
+                and action.seat in self.dealt_in
+                and action.seat not in self.declared
+                and action.seat != self.to_act()
+            )
+            if not early:
+                raise
+            self.premature.append(action.seat)
+            return error
         return None
 
     # --- the pipeline -----------------------------------------------------------------
@@ -365,7 +411,9 @@ class TrickHand(DrawPhase):
             rule = "phases.ante"
             what = "the ante" if step == "ante" else "the stay (a second ante to play)"
             if not isinstance(action, Ante) or action.seat != seat:
-                raise IllegalAction(rule, f"{name} is to pay {what}, {count}; got {action}")
+                raise IllegalAction(
+                    rule, f"{name} is to pay {what}, {count}; got {self.describe(action)}"
+                )
             if action.chips != count:
                 raise IllegalAction(
                     rule, f"{name} paid {action.chips} for {what}, which is {count}"
@@ -410,6 +458,7 @@ class TrickHand(DrawPhase):
         if len(action.hands) != players:
             raise IllegalAction(rule, f"the deal has {len(action.hands)} hands for {players} seats")
         seen = 0
+        total = 0
         for seat, cards in enumerate(action.hands):
             want = deal.cards if seat in self.dealt_in else 0
             if len(cards) != want:
@@ -417,16 +466,20 @@ class TrickHand(DrawPhase):
                 raise IllegalAction(
                     rule, f"{self.names[seat]} is dealt {len(cards)} cards, not {want}{why}"
                 )
-            for card in cards:
-                if not 0 <= card < self.pack.size:
-                    raise IllegalAction(
-                        rule, f"card {card} is not in the pack of {self.pack.size} cards"
-                    )
-                if seen >> card & 1:
-                    raise IllegalAction(rule, f"{self.pack.code(card)} is dealt twice")
-                seen |= 1 << card
-        for seat, cards in enumerate(action.hands):
-            self.hands[seat] = mask_of(cards)
+            if cards and not (min(cards) >= 0 and max(cards) < self.pack.size):
+                self.hands = [0] * players
+                card = next(c for c in cards if not 0 <= c < self.pack.size)
+                raise IllegalAction(
+                    rule, f"card {card} is not in the pack of {self.pack.size} cards"
+                )
+            held = mask_of(cards)
+            self.hands[seat] = held
+            seen |= held
+            total += len(cards)
+        if seen.bit_count() != total:
+            self.hands = [0] * players
+            twice = next(c for c in cards_of(seen) if sum(c in h for h in action.hands) > 1)
+            raise IllegalAction(rule, f"{self.pack.code(twice)} is dealt twice")
         self.stock &= ~seen
         if self.pack_order is not None:
             self.pack_order = [c for c in self.pack_order if not seen >> c & 1]
@@ -453,14 +506,19 @@ class TrickHand(DrawPhase):
             if (after + k) % self.ledger.players in self.active
         )
         self.tricks = {s: 0 for s in self.active}
+        self._rotate()
         self.play_rules = self.compile(self.rules, self.contract, self.trump)
         self.phase = "tricks"
         return True
 
-    def _next_in_trick(self) -> Seat:
-        """The seat to play the trick's next card: the active seats from the leader on."""
+    def _rotate(self) -> None:
+        """The trick's turns: the active seats from the leader on."""
         start = self.active.index(self.leader)
-        return self.active[(start + len(self.trick)) % len(self.active)]
+        self.turns = self.active[start:] + self.active[:start]
+
+    def _next_in_trick(self) -> Seat:
+        """The seat to play the trick's next card."""
+        return self.turns[len(self.trick)]
 
     def _check_turn_and_hold(self, action: Play) -> None:
         seat = self._next_in_trick()
@@ -478,7 +536,6 @@ class TrickHand(DrawPhase):
             )
 
     def _check_play(self, action: Play) -> None:
-        self._check_turn_and_hold(action)
         if not self.legal_cards() >> action.card & 1:
             assert self.play_rules is not None
             seat = action.seat
@@ -492,11 +549,10 @@ class TrickHand(DrawPhase):
         if len(self.trick) < len(self.active):
             return
         assert self.play_rules is not None
-        place = self.play_rules.winner(self.trick)
-        start = self.active.index(self.leader)
-        winner = self.active[(start + place) % len(self.active)]
+        winner = self.turns[self.play_rules.winner(self.trick)]
         self.tricks[winner] += 1
         self.leader = winner
+        self._rotate()
         self.trick = []
         self.trick_number += 1
         if self.trick_number == self.rules.phases.tricks.count:
@@ -506,7 +562,7 @@ class TrickHand(DrawPhase):
 
     def start_settle(self) -> None:
         self.phase = "settle"
-        due = penalty_due(self.rules, self.pot)
+        due = penalty_due(self.rules, self.pot) if self.reneges else None
         self.agenda = [] if due is None else [("penalty", s, due) for s, _ in self.reneges]
         if not self.agenda:
             self._finish()
@@ -515,7 +571,9 @@ class TrickHand(DrawPhase):
         name = self.names[seat]
         rule = "scoring.pot.renege"
         if not isinstance(action, Penalty) or action.seat != seat:
-            raise IllegalAction(rule, f"{name} reneged and owes a penalty of {chips}; got {action}")
+            raise IllegalAction(
+                rule, f"{name} reneged and owes a penalty of {chips}; got {self.describe(action)}"
+            )
         if action.chips != chips:
             raise IllegalAction(
                 rule,
@@ -526,10 +584,11 @@ class TrickHand(DrawPhase):
 
     def _finish(self) -> None:
         reneges: dict[Seat, int] = {}
-        forfeits: set[Seat] = set()
+        forfeit = self.rules.table.dealer_rotation.forfeit
+        forfeits = set(self.premature) if "premature_announcement" in forfeit else set()
         for penalty in self.penalties:
             reneges[penalty.seat] = reneges.get(penalty.seat, 0) + penalty.chips
-            if penalty.corrected and "corrected_renege" in self.rules.table.dealer_rotation.forfeit:
+            if penalty.corrected and "corrected_renege" in forfeit:
                 forfeits.add(penalty.seat)
         self.settlement = settle(
             self.rules,
@@ -550,3 +609,14 @@ class TrickHand(DrawPhase):
 
     def _code(self, card: int) -> str:
         return self.pack.code(card) if 0 <= card < self.pack.size else f"card {card}"
+
+
+_PLAYS: dict[Seat, tuple[Play, ...]] = {}
+
+
+def _plays(seat: Seat) -> tuple[Play, ...]:
+    """Every card's :class:`Play` by ``seat``, made once (actions are immutable)."""
+    plays = _PLAYS.get(seat)
+    if plays is None:
+        plays = _PLAYS[seat] = tuple(Play(seat, card) for card in range(64))
+    return plays
