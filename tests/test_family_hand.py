@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 from family_bourre_standin import bourre_rules, compile_play, payment, rule
@@ -26,7 +27,7 @@ from baloot_conformance.family.engine.hand import (
     TrickHand,
 )
 from baloot_conformance.family.engine.ledger import Ledger, settle
-from baloot_conformance.family.engine.pack import Pack, cards_of
+from baloot_conformance.family.engine.pack import Pack, cards_of, seat_names
 from baloot_conformance.family.engine.playout import random_hand, random_session
 from baloot_conformance.family.rules import model as m
 
@@ -66,6 +67,19 @@ def play_out(hand: TrickHand) -> None:
 # Three seats, P1 dealing (index 0): P2, P3 then P1 are dealt; P1's last card, 9H, is face up:
 # hearts are trump.
 THREE = ("AS KS QS 2D 9H", "3S 4S 5S 2C 3C", "AH 6S 7S 4C 5C")
+
+
+def test_the_table_has_two_to_eight_seats_named_in_play_order() -> None:
+    with pytest.raises(IllegalAction) as caught:
+        TrickHand(RULES, Ledger.start(9), compile_play)
+    assert caught.value.rule_id == "table.seats" and "played by 2 to 8" in caught.value.reason
+    assert seat_names(RULES, 3) == ("P1", "P2", "P3")
+    table = RULES.table
+    baloot_like = bourre_rules(
+        seats=replace(table.seats, names=("N", "E", "S", "W")),
+        direction=replace(table.direction, option="counter_clockwise"),
+    )
+    assert seat_names(baloot_like, 4) == ("N", "W", "S", "E")
 
 
 # --- ante -----------------------------------------------------------------------------------

@@ -219,24 +219,23 @@ class DrawPhase:
 
     def _after_draw_step(self) -> None:
         """A declaration or a seat's exchange is done: the next seat, the exchanges of a
-        simultaneous declaration, or the end of the draw."""
+        simultaneous declaration, or the end of the draw. A lone player (every other one
+        passed) has made his exchange, as every player who plays does, before
+        ``phases.draw.lone_player`` ``takes_pot`` gives him every trick."""
         if len(self.declared) < len(self.dealt_in):
             return
-        playing = tuple(s for s in self.dealt_in if self.declared[s].play)
-        lone = self.rules.phases.lone_player
         if not self.closing:
             self.closing = True
-            self.active = playing
-            if len(playing) == 1 and lone is not None and lone.option == "takes_pot":
-                self.agenda = []
-                self.tricks = {playing[0]: self.rules.phases.tricks.count}
-                self.phase = "settle"
-                self.start_settle()
-                return
+            self.active = tuple(s for s in self.dealt_in if self.declared[s].play)
             if self._declare_rule() == "simultaneous":
-                self.agenda = [st for s in playing for st in self._steps(self.declared[s])]
+                self.agenda = [st for s in self.active for st in self._steps(self.declared[s])]
                 if self.agenda:
                     return
+        lone = self.rules.phases.lone_player
+        if len(self.active) == 1 and lone is not None and lone.option == "takes_pot":
+            self.tricks = {self.active[0]: self.rules.phases.tricks.count}
+            self.start_settle()
+            return
         self.next_phase()
 
     def _push_discard(self, action: Action, seat: Seat, count: int) -> None:

@@ -121,6 +121,13 @@ class TrickHand(DrawPhase):
         *,
         names: Sequence[str] | None = None,
     ) -> None:
+        seats = rules.table.seats
+        if not seats.min <= ledger.players <= seats.max:
+            raise IllegalAction(
+                "table.seats",
+                f"{ledger.players} players at the table; {rules.id} is played by {seats.min} "
+                f"to {seats.max}",
+            )
         self.rules = rules
         self.ledger = ledger
         self.compile = compile
@@ -208,7 +215,7 @@ class TrickHand(DrawPhase):
         if self.phase == "tricks":
             return self._next_in_trick()
         if self.phase == "draw" and self._declare_rule() == "in_turn":
-            return next(s for s in self.dealt_in if s not in self.declared)
+            return next((s for s in self.dealt_in if s not in self.declared), None)
         return None
 
     def describe(self, action: Action) -> str:
@@ -459,6 +466,7 @@ class TrickHand(DrawPhase):
             raise IllegalAction(rule, f"the deal has {len(action.hands)} hands for {players} seats")
         seen = 0
         total = 0
+        masks = []
         for seat, cards in enumerate(action.hands):
             want = deal.cards if seat in self.dealt_in else 0
             if len(cards) != want:
@@ -467,19 +475,18 @@ class TrickHand(DrawPhase):
                     rule, f"{self.names[seat]} is dealt {len(cards)} cards, not {want}{why}"
                 )
             if cards and not (min(cards) >= 0 and max(cards) < self.pack.size):
-                self.hands = [0] * players
                 card = next(c for c in cards if not 0 <= c < self.pack.size)
                 raise IllegalAction(
                     rule, f"card {card} is not in the pack of {self.pack.size} cards"
                 )
             held = mask_of(cards)
-            self.hands[seat] = held
+            masks.append(held)
             seen |= held
             total += len(cards)
         if seen.bit_count() != total:
-            self.hands = [0] * players
             twice = next(c for c in cards_of(seen) if sum(c in h for h in action.hands) > 1)
             raise IllegalAction(rule, f"{self.pack.code(twice)} is dealt twice")
+        self.hands = masks
         self.stock &= ~seen
         if self.pack_order is not None:
             self.pack_order = [c for c in self.pack_order if not seen >> c & 1]
