@@ -7,7 +7,7 @@
   ``spec/rulesets/bourre.yaml``.
 - :class:`BourrePlay` / :func:`compile_play`: follow suit, head the trick in the suit led,
   else trump and beat the trumps played (the seed's items 26-27); no cinch. At the merge:
-  ``family.engine.obligations.compile_play``.
+  ``obligations.play_table(rules.play, deck.build_pack(...), ContractKey(contract, trump))``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.family.engine.actions import TrickContext
-from baloot_conformance.family.engine.pack import Pack
+from baloot_conformance.family.engine.pack import Pack, pack_of
 from baloot_conformance.family.rules import model as m
 from baloot_conformance.family.rules.play import (
     Node,
@@ -130,55 +130,54 @@ class BourrePlay:
     def __init__(self, pack: Pack, trump: int | None) -> None:
         self.pack = pack
         self.trump = trump
-        width = len(pack.ranks)
-        self.suit_masks = tuple(((1 << width) - 1) << (s * width) for s in range(len(pack.suits)))
+        self.suit_masks = pack.suit_masks
 
     def _above(self, cards: int, best: int) -> int:
         """The cards of ``cards`` above ``best`` in its suit (ranks run low to high)."""
-        return cards & self.suit_masks[self.pack.suit(best)] & ~((2 << best) - 1)
+        return cards & self.suit_masks[self.pack.suit_of[best]] & ~((2 << best) - 1)
 
     def _decide(self, hand: int, trick: Sequence[int]) -> tuple[int, str, str]:
         if not trick:
             return hand, "", ""
-        led = self.pack.suit(trick[0])
+        led = self.pack.suit_of[trick[0]]
         follow = hand & self.suit_masks[led]
         if follow:
-            best = max(c for c in trick if self.pack.suit(c) == led)
+            best = max(c for c in trick if self.pack.suit_of[c] == led)
             above = self._above(follow, best)
             if above:
-                return above, "play.head", f"head {self.pack.code(best)}"
+                return above, "play.head", f"head {self.pack.codes[best]}"
             return follow, "play.follow", f"follow {self.pack.suits[led]}"
         if self.trump is None:
             return hand, "", ""
         trumps = hand & self.suit_masks[self.trump]
         if not trumps:
             return hand, "", ""
-        played = [c for c in trick if self.pack.suit(c) == self.trump]
+        played = [c for c in trick if self.pack.suit_of[c] == self.trump]
         if played:
             above = self._above(trumps, max(played))
             if above:
-                return above, "play.head", f"beat {self.pack.code(max(played))}"
+                return above, "play.head", f"beat {self.pack.codes[max(played)]}"
         return trumps, "play.ruff", "trump"
 
-    def legal(self, hand: int, trick: Sequence[int], context: TrickContext) -> int:
+    def legal(self, hand: int, trick: tuple[int, ...], context: TrickContext) -> int:
         return self._decide(hand, trick)[0]
 
-    def check(self, card: int, hand: int, trick: Sequence[int], context: TrickContext) -> None:
+    def check(self, hand: int, trick: tuple[int, ...], context: TrickContext, card: int) -> None:
         legal, rule_id, what = self._decide(hand, trick)
         if not legal >> card & 1:
-            name = context.names[context.seat]
+            name = context.ring.names[context.player]
             raise IllegalAction(
                 rule_id,
-                f"{name} played {self.pack.code(card)} but must {what} with "
-                f"{self.pack.codes(legal)} (holds {self.pack.codes(hand)})",
+                f"{name} played {self.pack.codes[card]} but must {what} with "
+                f"{self.pack.format(legal)} (holds {self.pack.format(hand)})",
             )
 
-    def winner(self, trick: Sequence[int]) -> int:
-        led = self.pack.suit(trick[0])
+    def winner(self, trick: tuple[int, ...]) -> int:
+        led = self.pack.suit_of[trick[0]]
         suit = led
-        if self.trump is not None and any(self.pack.suit(c) == self.trump for c in trick):
+        if self.trump is not None and any(self.pack.suit_of[c] == self.trump for c in trick):
             suit = self.trump
-        best = max(c for c in trick if self.pack.suit(c) == suit)
+        best = max(c for c in trick if self.pack.suit_of[c] == suit)
         return list(trick).index(best)
 
 
@@ -190,9 +189,9 @@ def compile_play(rules: m.TrickRuleset, contract: str, trump: int | None) -> Bou
     key = (deck.suits, deck.ranks, trump)
     compiled = _COMPILED.get(key)
     if compiled is None:
-        compiled = _COMPILED[key] = BourrePlay(Pack(deck.suits, deck.ranks), trump)
+        compiled = _COMPILED[key] = BourrePlay(pack_of(rules), trump)
     return compiled
 
 
 def codes(pack: Pack, text: str) -> tuple[int, ...]:
-    return tuple(pack.card(code) for code in text.split())
+    return tuple(pack.index[code] for code in text.split())

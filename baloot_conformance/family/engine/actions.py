@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from baloot_conformance.family.engine.ledger import Seat
-from baloot_conformance.family.engine.pack import Pack
+from baloot_conformance.family.engine.pack import Pack, Ring
 from baloot_conformance.family.rules.model import TrickRuleset
 
 # --- actions --------------------------------------------------------------------------------
@@ -111,44 +111,50 @@ def describe(action: Action, names: Sequence[str], pack: Pack) -> str:
 
 
 def _codes(pack: Pack, cards: Sequence[int]) -> str:
-    return " ".join(pack.code(c) if 0 <= c < pack.size else f"card {c}" for c in cards)
+    return " ".join(pack.codes[c] if 0 <= c < pack.size else f"card {c}" for c in cards)
 
 
 # --- the obligation engine's face -----------------------------------------------------------
 
 
 class TrickContext(NamedTuple):
-    """What a card's legality may depend on beyond the hand and the trick: the cinch needs
-    every active hand (the referee's view). A named tuple: one is made for every card."""
+    """What a card's legality may depend on beyond the hand and the trick's cards (a named
+    tuple: one is made for every card). The fields are those of the generic engine's
+    ``obligations.Context``, which replaces it at the merge."""
 
-    seat: Seat
-    leader: Seat
-    trick_number: int
-    """0 for the first trick."""
-    trump: int | None
-    """The trump suit's index in ``table.deck.suits``; ``None``: no trump."""
-    hands: tuple[int, ...]
-    """Every seat's cards now (0 for a seat not in the hand)."""
-    active: tuple[Seat, ...]
-    names: tuple[str, ...]
-    """The seats' names, for messages."""
+    seats: tuple[Seat, ...]
+    """The seat of each card of the trick, in order, then the player's seat."""
+    ring: Ring
+    active: int | None = None
+    """The seats still in the hand (bit ``i`` for seat ``i``); ``None``: every seat."""
+    hands: tuple[int | None, ...] | None = None
+    """Every seat's cards (the referee's view, which the cinch needs); ``None``: unknown."""
+    gone: int = 0
+    """The cards played in the tricks before this one."""
+    won: int = 0
+    """How many tricks the player has taken so far."""
+
+    @property
+    def player(self) -> Seat:
+        return self.seats[-1]
 
 
 class PlayRules(Protocol):
-    """The obligations of one contract and trump (the generic engine's compiled tree)."""
+    """The obligations of one contract and trump (the generic engine's ``PlayTable``)."""
 
-    def legal(self, hand: int, trick: Sequence[int], context: TrickContext) -> int:
+    def legal(self, hand: int, trick: tuple[int, ...], context: TrickContext) -> int:
         """The cards of ``hand`` that may be played to ``trick`` (the cards so far)."""
         ...
 
-    def check(self, card: int, hand: int, trick: Sequence[int], context: TrickContext) -> None:
+    def check(self, hand: int, trick: tuple[int, ...], context: TrickContext, card: int) -> None:
         """Raise :class:`IllegalAction` citing the stage a wrong ``card`` breaks."""
         ...
 
-    def winner(self, trick: Sequence[int]) -> int:
+    def winner(self, trick: tuple[int, ...]) -> int:
         """The place (0 = the lead) of the card that wins a full trick."""
         ...
 
 
 PlayCompiler = Callable[[TrickRuleset, str, "int | None"], PlayRules]
-"""``compile(ruleset, contract, trump)``: the obligations for a hand."""
+"""``compile(ruleset, contract, trump)``: the obligations for a hand (at the merge, the generic
+engine's ``play_table(ruleset.play, pack, ContractKey(contract, trump))``)."""

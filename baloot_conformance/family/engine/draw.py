@@ -112,7 +112,7 @@ class DrawPhase:
             and rule.option == "dealer_plays"
             and seat == self.ledger.dealer
             and self.faceup is not None
-            and self.pack.rank(self.faceup) == "A"
+            and self.pack.ranks[self.faceup % len(self.pack.ranks)] == "A"
         )
 
     def _servable(self, seat: Seat) -> int:
@@ -171,7 +171,7 @@ class DrawPhase:
                 raise IllegalAction(
                     "phases.draw.faceup_ace",
                     f"{name} passed, but the dealer must play on the face-up "
-                    f"{self.pack.code(self.faceup)}",
+                    f"{self.pack.codes[self.faceup]}",
                 )
         else:
             limit = self.discard_limit()
@@ -253,8 +253,8 @@ class DrawPhase:
         if cards & ~self.hands[seat]:
             raise IllegalAction(
                 rule,
-                f"{name} discarded {self.pack.codes(cards & ~self.hands[seat])}, which he does "
-                f"not hold (holds {self.pack.codes(self.hands[seat])})",
+                f"{name} discarded {self.pack.format(cards & ~self.hands[seat])}, which it does "
+                f"not hold (holds {self.pack.format(self.hands[seat])})",
             )
         if self._declare_rule() == "simultaneous":
             self._check_servable(seat, count)
@@ -284,11 +284,11 @@ class DrawPhase:
             )
         stray = cards & ~self.stock
         if stray:
-            card = cards_of(stray)[0]
+            card = next(cards_of(stray))
             own = self.discards[seat] >> card & 1
             raise IllegalAction(
                 "phases.draw.refill" if own else rule,
-                f"{name} is served {self.pack.code(card)}, which is not in the stock (it is "
+                f"{name} is served {self.pack.codes[card]}, which is not in the stock (it is "
                 f"{self.where(card)})",
             )
         self.stock &= ~cards
@@ -323,7 +323,7 @@ class DrawPhase:
         self.stock = gathered
         if self.pack_order is not None:
             assert self.rng is not None
-            self.pack_order = cards_of(gathered)
+            self.pack_order = list(cards_of(gathered))
             self.rng.shuffle(self.pack_order)
 
 

@@ -67,7 +67,7 @@ from baloot_conformance.family.engine.ledger import (
     penalty_due,
     settle,
 )
-from baloot_conformance.family.engine.pack import cards_of, mask_of, pack_of, seat_names
+from baloot_conformance.family.engine.pack import Ring, cards_of, mask_of, pack_of, ring_of
 from baloot_conformance.family.rules.model import TrickRuleset
 
 __all__ = [
@@ -97,8 +97,10 @@ class TrickHand(DrawPhase):
 
     __slots__ = (
         "_legal",
+        "active_mask",
         "compile",
         "contract",
+        "gone",
         "history",
         "leader",
         "paid",
@@ -106,6 +108,7 @@ class TrickHand(DrawPhase):
         "play_rules",
         "premature",
         "reneges",
+        "ring",
         "settlement",
         "trick",
         "trick_number",
@@ -132,7 +135,8 @@ class TrickHand(DrawPhase):
         self.ledger = ledger
         self.compile = compile
         self.pack = pack_of(rules)
-        self.names = tuple(names) if names is not None else seat_names(rules, ledger.players)
+        self.ring = Ring(tuple(names)) if names is not None else ring_of(rules, ledger.players)
+        self.names = self.ring.names
         self.contract = next(iter(rules.contracts))
         self.dealt_in = ledger.dealt_in()
         n = ledger.players
@@ -148,7 +152,9 @@ class TrickHand(DrawPhase):
         self.agenda: list[tuple[str, Seat, int]] = []
         self.owed = 0
         self.leader: Seat = -1
-        self.trick: list[int] = []
+        self.trick: tuple[int, ...] = ()
+        self.gone = 0
+        self.active_mask = 0
         self.turns: tuple[Seat, ...] = ()
         self.trick_number = 0
         self.tricks: dict[Seat, int] = {}
@@ -184,7 +190,6 @@ class TrickHand(DrawPhase):
             "discards",
             "folded",
             "agenda",
-            "trick",
             "history",
             "reneges",
             "penalties",
@@ -238,14 +243,14 @@ class TrickHand(DrawPhase):
 
     def context(self) -> TrickContext:
         """The obligation engine's view of the card to be played now."""
+        turns = self.turns[: len(self.trick) + 1]
         return TrickContext(
-            seat=self._next_in_trick(),
-            leader=self.leader,
-            trick_number=self.trick_number,
-            trump=self.trump,
+            seats=turns,
+            ring=self.ring,
+            active=self.active_mask,
             hands=tuple(self.hands),
-            active=self.active,
-            names=self.names,
+            gone=self.gone,
+            won=self.tricks[turns[-1]],
         )
 
     def legal_cards(self) -> int:
@@ -401,7 +406,7 @@ class TrickHand(DrawPhase):
         if step == "penalty":
             return [Penalty(seat, count)]
         if step == "discard":
-            held = cards_of(self.hands[seat])
+            held = list(cards_of(self.hands[seat]))
             return [Discard(seat, combo) for combo in combinations(held, count)]
         if step == "draw":
             if not self.stock:
@@ -485,7 +490,7 @@ class TrickHand(DrawPhase):
             total += len(cards)
         if seen.bit_count() != total:
             twice = next(c for c in cards_of(seen) if sum(c in h for h in action.hands) > 1)
-            raise IllegalAction(rule, f"{self.pack.code(twice)} is dealt twice")
+            raise IllegalAction(rule, f"{self.pack.codes[twice]} is dealt twice")
         self.hands = masks
         self.stock &= ~seen
         if self.pack_order is not None:
@@ -494,7 +499,7 @@ class TrickHand(DrawPhase):
             self.faceup = action.hands[self.dealt_in[-1]][-1]
         trump = self.rules.contracts[self.contract].trump
         if trump == "faceup_suit" and self.faceup is not None:
-            self.trump = self.pack.suit(self.faceup)
+            self.trump = self.pack.suit_of[self.faceup]
         self.next_phase()
 
     # --- tricks -----------------------------------------------------------------------
@@ -513,6 +518,7 @@ class TrickHand(DrawPhase):
             if (after + k) % self.ledger.players in self.active
         )
         self.tricks = {s: 0 for s in self.active}
+        self.active_mask = mask_of(self.active)
         self._rotate()
         self.play_rules = self.compile(self.rules, self.contract, self.trump)
         self.phase = "tricks"
@@ -538,20 +544,20 @@ class TrickHand(DrawPhase):
         if not 0 <= action.card < self.pack.size or not self.hands[seat] >> action.card & 1:
             raise IllegalAction(
                 "phases.tricks",
-                f"{self.names[seat]} played {self._code(action.card)}, which he does not hold "
-                f"(holds {self.pack.codes(self.hands[seat])})",
+                f"{self.names[seat]} played {self._code(action.card)}, which it does not hold "
+                f"(holds {self.pack.format(self.hands[seat])})",
             )
 
     def _check_play(self, action: Play) -> None:
         if not self.legal_cards() >> action.card & 1:
             assert self.play_rules is not None
             seat = action.seat
-            self.play_rules.check(action.card, self.hands[seat], self.trick, self.context())
+            self.play_rules.check(self.hands[seat], self.trick, self.context(), action.card)
             raise AssertionError("the obligations' check accepted a card their legal set refuses")
 
     def _apply_play(self, action: Play) -> None:
         self.hands[action.seat] &= ~(1 << action.card)
-        self.trick.append(action.card)
+        self.trick += (action.card,)
         self._legal = -1
         if len(self.trick) < len(self.active):
             return
@@ -560,7 +566,8 @@ class TrickHand(DrawPhase):
         self.tricks[winner] += 1
         self.leader = winner
         self._rotate()
-        self.trick = []
+        self.gone |= mask_of(self.trick)
+        self.trick = ()
         self.trick_number += 1
         if self.trick_number == self.rules.phases.tricks.count:
             self.next_phase()
@@ -615,7 +622,7 @@ class TrickHand(DrawPhase):
         return self.names[seat]
 
     def _code(self, card: int) -> str:
-        return self.pack.code(card) if 0 <= card < self.pack.size else f"card {card}"
+        return self.pack.codes[card] if 0 <= card < self.pack.size else f"card {card}"
 
 
 _PLAYS: dict[Seat, tuple[Play, ...]] = {}

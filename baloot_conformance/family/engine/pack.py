@@ -1,16 +1,21 @@
-"""The pack of a trick ruleset as card indices and bit masks, and the seats' names.
+"""The pack of a trick ruleset as card indices and bit masks, and the seats as a ring.
 
 A card is an index of ``table.deck``'s pack, which runs suit by suit in the listed order, ranks
-lowest first (``model.py``'s convention); a set of cards is an ``int`` bit mask. This is the
-hand's own small view of the pack until the generic engine's :mod:`.deck` replaces it.
+lowest first (``model.py``'s convention); a set of cards is an ``int`` bit mask. The seats are
+``0 .. n-1`` in the order of play.
+
+A stand-in: this is the subset of the generic engine's :mod:`.deck` (``Pack``, ``build_pack``,
+``cards_of``, ``Ring``) that the hand uses, with the same names and shapes, so that at the merge
+the hand's modules import them from :mod:`.deck` and this module goes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 
-from baloot_conformance.family.rules.model import TrickRuleset
+from baloot_conformance.family.rules.model import CardOrder, Deck, TrickRuleset
 
 # --- the pack -------------------------------------------------------------------------------
 
@@ -21,66 +26,107 @@ class Pack:
 
     suits: tuple[str, ...]
     ranks: tuple[str, ...]
+    codes: tuple[str, ...]
+    """Each card's code, by index: rank code then suit letter (``QS``, ``TH``)."""
+    suit_of: tuple[int, ...]
+    """Each card's suit, as an index into :attr:`suits`."""
+    suit_masks: tuple[int, ...]
+    full: int
+    index: dict[str, int] = field(repr=False, compare=False)
 
     @property
     def size(self) -> int:
-        return len(self.suits) * len(self.ranks)
+        return len(self.codes)
 
-    def suit(self, card: int) -> int:
-        return card // len(self.ranks)
+    def mask(self, codes: Iterable[str]) -> int:
+        """The card set of ``codes``. Raises KeyError for a card not in the pack."""
+        result = 0
+        for code in codes:
+            result |= 1 << self.index[code]
+        return result
 
-    def rank(self, card: int) -> str:
-        return self.ranks[card % len(self.ranks)]
+    def parse(self, text: str) -> int:
+        """The card set of a space-separated list of codes: ``"KS 4S 9D"``."""
+        return self.mask(text.split())
 
-    def code(self, card: int) -> str:
-        """The card as BTN writes it: ``QS``, ``TH``."""
-        return self.rank(card) + self.suits[self.suit(card)]
-
-    def codes(self, mask: int) -> str:
-        return " ".join(self.code(c) for c in cards_of(mask)) or "nothing"
-
-    def card(self, code: str) -> int:
-        """The index of ``QS``; ``ValueError`` for a card not in the pack."""
-        rank, suit = code[:-1], code[-1:]
-        if rank not in self.ranks or suit not in self.suits:
-            raise ValueError(f"{code} is not a card of the pack")
-        return self.suits.index(suit) * len(self.ranks) + self.ranks.index(rank)
+    def format(self, mask: int, trump: int | None = None, sep: str = " ") -> str:
+        """The cards of ``mask`` by suit, highest rank first: ``KS 4S 9D``."""
+        n = len(self.ranks)
+        order = sorted(cards_of(mask), key=lambda c: (c // n, -c))
+        return sep.join(self.codes[c] for c in order)
 
 
-def cards_of(mask: int) -> list[int]:
-    """The indices of a set's cards, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def mask_of(cards: Sequence[int]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
-
-
-def seat_names(ruleset: TrickRuleset, players: int) -> tuple[str, ...]:
-    """The seats' names in play order: ``table.seats``' clockwise list (or ``P1`` .. ``Pn``),
-    read the other way round when ``table.direction`` is counter-clockwise."""
-    seats = ruleset.table.seats
-    listed = seats.names or tuple(f"{seats.prefix}{k + 1}" for k in range(players))
-    if ruleset.table.direction.option == "clockwise":
-        return tuple(listed)
-    return (listed[0], *reversed(listed[1:]))
+def build_pack(deck: Deck, plain: CardOrder, trump: CardOrder) -> Pack:
+    """The :class:`Pack` of a ruleset's ``table.deck`` (the orders are the tricks' business)."""
+    pack = _PACKS.get((deck.suits, deck.ranks))
+    if pack is None:
+        codes = tuple(sys.intern(r + s) for s in deck.suits for r in deck.ranks)
+        n = len(deck.ranks)
+        pack = _PACKS[(deck.suits, deck.ranks)] = Pack(
+            suits=tuple(deck.suits),
+            ranks=tuple(deck.ranks),
+            codes=codes,
+            suit_of=tuple(i // n for i in range(len(codes))),
+            suit_masks=tuple(((1 << n) - 1) << (s * n) for s in range(len(deck.suits))),
+            full=(1 << len(codes)) - 1,
+            index={code: i for i, code in enumerate(codes)},
+        )
+    return pack
 
 
 _PACKS: dict[tuple[tuple[str, ...], tuple[str, ...]], Pack] = {}
 
 
 def pack_of(rules: TrickRuleset) -> Pack:
-    deck = rules.table.deck
-    key = (deck.suits, deck.ranks)
-    pack = _PACKS.get(key)
-    if pack is None:
-        pack = _PACKS[key] = Pack(deck.suits, deck.ranks)
-    return pack
+    """The pack of a ruleset's table."""
+    table = rules.table
+    return build_pack(table.deck, table.order_plain, table.order_trump)
+
+
+def cards_of(mask: int) -> Iterator[int]:
+    """The card indices of a set, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The set of these card indices."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+# --- the seats ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Ring:
+    """The seats ``0 .. n-1`` in the order of play and their names."""
+
+    names: tuple[str, ...]
+    """Seat names in the order of play (seat ``i`` is ``names[i]``)."""
+    teams: bool = False
+
+    @classmethod
+    def of_table(cls, clockwise: Sequence[str], direction: str, teams: bool = False) -> Ring:
+        """The ring of seats listed clockwise, played ``clockwise`` or ``counter_clockwise``
+        (the names read the other way round from the first: ``N E S W`` plays N, W, S, E)."""
+        names = tuple(clockwise)
+        if direction == "counter_clockwise":
+            names = names[:1] + names[:0:-1]
+        return cls(names, teams)
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+
+def ring_of(ruleset: TrickRuleset, players: int) -> Ring:
+    """The table's ring: ``table.seats``' names (or ``P1`` .. ``Pn``), ``table.direction``."""
+    seats = ruleset.table.seats
+    listed = seats.names or tuple(f"{seats.prefix}{k + 1}" for k in range(players))
+    teams = ruleset.table.teams.option == "partners"
+    return Ring.of_table(listed, ruleset.table.direction.option, teams)
