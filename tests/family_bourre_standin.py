@@ -35,7 +35,7 @@ RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
 POT = "if limit > 0 and pot > limit then limit else pot"
 
 
-def _r(rule_id: str) -> dict[str, Any]:
+def rule_fields(rule_id: str) -> dict[str, Any]:
     return {"id": rule_id, "statement": f"({rule_id})", "sources": ("SEED-003",), "notes": None}
 
 
@@ -43,50 +43,54 @@ def bourre_rules(**changes: Any) -> m.TrickRuleset:
     """The stand-in ruleset; ``changes`` maps a field of a section to its new rule, as
     ``discards=...``, ``tie=...`` (the sections are searched in order)."""
     table = m.TableSection(
-        deck=m.Deck(**_r("table.deck"), suits=SUITS, ranks=RANKS),
-        order_plain=m.CardOrder(**_r("table.order.plain"), order=RANKS[::-1]),
-        order_trump=m.CardOrder(**_r("table.order.trump"), order=RANKS[::-1]),
-        seats=m.Seats(**_r("table.seats"), min=2, max=8),
-        teams=m.Teams(**_r("table.teams"), option="none"),
-        direction=m.Direction(**_r("table.direction"), option="clockwise"),
+        deck=m.Deck(**rule_fields("table.deck"), suits=SUITS, ranks=RANKS),
+        order_plain=m.CardOrder(**rule_fields("table.order.plain"), order=RANKS[::-1]),
+        order_trump=m.CardOrder(**rule_fields("table.order.trump"), order=RANKS[::-1]),
+        seats=m.Seats(**rule_fields("table.seats"), min=2, max=8),
+        teams=m.Teams(**rule_fields("table.teams"), option="none"),
+        direction=m.Direction(**rule_fields("table.direction"), option="clockwise"),
         dealer_rotation=m.DealerRotation(
-            **_r("table.dealer.rotation"),
+            **rule_fields("table.dealer.rotation"),
             option="next",
             forfeit=("premature_announcement", "corrected_renege"),
         ),
     )
     phases = m.PhasesSection(
         pipeline=m.Pipeline(
-            **_r("phases.pipeline"), kinds=("ante", "deal", "draw", "tricks", "settle")
+            **rule_fields("phases.pipeline"), kinds=("ante", "deal", "draw", "tricks", "settle")
         ),
-        deal=m.Deal(**_r("phases.deal"), cards=5, faceup="dealer_last"),
-        tricks=m.Tricks(**_r("phases.tricks"), count=5, first_lead="first_active_after_dealer"),
-        ante=m.Ante(**_r("phases.ante"), chips=1, exempt=("tie_leaders", "bourre")),
-        declare=m.Declare(**_r("phases.draw.declare"), option="in_turn"),
-        discards=m.Discards(**_r("phases.draw.discards"), max=5),
-        refill=m.Refill(**_r("phases.draw.refill"), option="reshuffle_discards", exclude_own=True),
-        faceup_ace=m.FaceupAce(**_r("phases.draw.faceup_ace"), option="dealer_plays"),
-        lone_player=m.LonePlayer(**_r("phases.draw.lone_player"), option="takes_pot"),
+        deal=m.Deal(**rule_fields("phases.deal"), cards=5, faceup="dealer_last"),
+        tricks=m.Tricks(
+            **rule_fields("phases.tricks"), count=5, first_lead="first_active_after_dealer"
+        ),
+        ante=m.Ante(**rule_fields("phases.ante"), chips=1, exempt=("tie_leaders", "bourre")),
+        declare=m.Declare(**rule_fields("phases.draw.declare"), option="in_turn"),
+        discards=m.Discards(**rule_fields("phases.draw.discards"), max=5),
+        refill=m.Refill(
+            **rule_fields("phases.draw.refill"), option="reshuffle_discards", exclude_own=True
+        ),
+        faceup_ace=m.FaceupAce(**rule_fields("phases.draw.faceup_ace"), option="dealer_plays"),
+        lone_player=m.LonePlayer(**rule_fields("phases.draw.lone_player"), option="takes_pot"),
     )
     formula = parse_formula(POT, m.POT_VARIABLES)
     scoring = m.ScoringSection(
-        outcome=m.Outcome(**_r("scoring.outcome"), option="most_tricks"),
-        tie=m.PotTie(**_r("scoring.pot.tie"), option="carry"),
-        bourre=m.Payment(**_r("scoring.pot.bourre"), pays=formula),
-        renege=m.Payment(**_r("scoring.pot.renege"), pays=formula),
-        limit=m.PotLimit(**_r("scoring.pot.limit"), chips=0),
+        outcome=m.Outcome(**rule_fields("scoring.outcome"), option="most_tricks"),
+        tie=m.PotTie(**rule_fields("scoring.pot.tie"), option="carry"),
+        bourre=m.Payment(**rule_fields("scoring.pot.bourre"), pays=formula),
+        renege=m.Payment(**rule_fields("scoring.pot.renege"), pays=formula),
+        limit=m.PotLimit(**rule_fields("scoring.pot.limit"), chips=0),
     )
-    game = m.GameSection(kind=m.GameKind(**_r("game.kind"), option="session"))
+    game = m.GameSection(kind=m.GameKind(**rule_fields("game.kind"), option="session"))
     kinds: tuple[tuple[str, StageKind], ...] = (
         ("follow", "follow_suit"),
         ("head", "beat"),
         ("ruff", "ruff"),
     )
-    stages = {k: StageRule(**_r(f"play.{k}"), stage=st) for k, st in kinds}
+    stages = {k: StageRule(**rule_fields(f"play.{k}"), stage=st) for k, st in kinds}
     play = PlaySection(
-        obligations=Obligations(**_r("play.obligations"), tree=(Node(rule="follow"),)),
+        obligations=Obligations(**rule_fields("play.obligations"), tree=(Node(rule="follow"),)),
         stages=stages,
-        trick_winner=Rule(**_r("play.trick_winner")),
+        trick_winner=Rule(**rule_fields("play.trick_winner")),
     )
     sections: dict[str, Any] = {"table": table, "phases": phases, "scoring": scoring}
     for name, rule in changes.items():
@@ -104,7 +108,7 @@ def bourre_rules(**changes: Any) -> m.TrickRuleset:
         path="<test>",
         lineage=("bourre@0.0.0",),
         table=sections["table"],
-        contracts={"trump": m.Contract(**_r("contracts.trump"), trump="faceup_suit")},
+        contracts={"trump": m.Contract(**rule_fields("contracts.trump"), trump="faceup_suit")},
         phases=sections["phases"],
         play=play,
         scoring=sections["scoring"],
@@ -117,11 +121,11 @@ def bourre_rules(**changes: Any) -> m.TrickRuleset:
 
 def rule(rule_id: str, cls: type, **fields: Any) -> Any:
     """A rule of ``cls`` with this ID (for ``bourre_rules(...)`` changes)."""
-    return cls(**_r(rule_id), **fields)
+    return cls(**rule_fields(rule_id), **fields)
 
 
 def payment(text: str) -> m.Payment:
-    return m.Payment(**_r("scoring.pot.bourre"), pays=parse_formula(text, m.POT_VARIABLES))
+    return m.Payment(**rule_fields("scoring.pot.bourre"), pays=parse_formula(text, m.POT_VARIABLES))
 
 
 class BourrePlay:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import pytest
-from family_bourre_standin import bourre_rules, compile_play, payment, rule
+from family_bourre_standin import bourre_rules, compile_play, payment, rule, rule_fields
 
 from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.family.engine.hand import (
@@ -27,7 +27,7 @@ from baloot_conformance.family.engine.hand import (
     TrickHand,
 )
 from baloot_conformance.family.engine.ledger import Ledger, settle
-from baloot_conformance.family.engine.pack import cards_of, pack_of, ring_of
+from baloot_conformance.family.engine.pack import cards_of, mask_of, pack_of, ring_of
 from baloot_conformance.family.engine.playout import random_hand, random_session
 from baloot_conformance.family.rules import model as m
 
@@ -174,11 +174,35 @@ def test_in_turn_a_declaration_out_of_turn_is_refused_simultaneous_any_order() -
     assert error.rule_id == "phases.draw.declare" and "P3 declared before P2" in error.reason
     declare = rule("phases.draw.declare", m.Declare, option="simultaneous")
     hand = hand_of(bourre_rules(declare=declare), THREE)
-    hand.push(Declare(2, True, 1))
+    hand.push(Declare(2, True))
     hand.push(Declare(0, False))
-    hand.push(Declare(1, True, 0))
-    # the exchanges then go in turn from the dealer's next seat: P3's discard
-    assert hand.agenda == [("discard", 2, 1), ("draw", 2, 1)]
+    hand.push(Declare(1, True))
+    # the second round goes in turn from the dealer's next seat, each saying its discards
+    assert hand.agenda == [("discard", 1, -1), ("discard", 2, -1)]
+    assert len(hand.legal_actions()) == 1 + 5 + 10 + 10 + 5 + 1
+    hand.push(Discard(1, ()))
+    hand.push(Discard(2, c("6S 7S")))
+    assert hand.agenda == [("draw", 2, 2)]
+
+
+def test_intent_then_draw_declares_in_turn_and_discards_in_a_second_round() -> None:
+    declare = rule("phases.draw.declare", m.Declare, option="intent_then_draw")
+    hand = hand_of(bourre_rules(declare=declare), THREE)
+    assert hand.legal_actions() == [Declare(1, False), Declare(1, True)]
+    assert refused(hand, Declare(2, True)).rule_id == "phases.draw.declare"
+    error = refused(hand, Declare(1, True, 2))
+    assert error.rule_id == "phases.draw.declare" and "second round" in error.reason
+    for seat in (1, 2, 0):
+        hand.push(Declare(seat, True))
+    assert [seat for _, seat, _ in hand.agenda] == [1, 2, 0]
+    error = refused(hand, Discard(1, c("3S 4S 5S 2C 3C AH")))
+    assert "AH, which it does not hold" in error.reason
+    four = bourre_rules(declare=declare, discards=rule("phases.draw.discards", m.Discards, max=4))
+    hand = hand_of(four, THREE)
+    for seat in (1, 2, 0):
+        hand.push(Declare(seat, True))
+    error = refused(hand, Discard(1, c("3S 4S 5S 2C 3C")))
+    assert error.rule_id == "phases.draw.discards" and "at most 4 with 3 players" in error.reason
 
 
 def test_the_discard_limit_and_its_table_sizes() -> None:
@@ -246,13 +270,40 @@ def test_the_stock_runs_out_and_the_discards_are_reshuffled_without_the_players_
     hand.push(Draw(3, c("9S 8S 7S")))
 
 
-def test_a_reshuffle_may_serve_the_players_own_discards_without_exclude_own() -> None:
-    refill = rule("phases.draw.refill", m.Refill, option="reshuffle_discards", exclude_own=False)
-    hand = hand_of(bourre_rules(refill=refill), _eight_players())
-    _serve_fives(hand, (1, 2, 3))
+def test_a_reshuffle_comes_when_the_stock_cannot_serve_and_keeps_what_is_left() -> None:
+    hand = hand_of(RULES, _eight_players())
+    _serve_fives(hand, (1, 2))
+    hand.push(Declare(3, True, 3))
+    hand.push(Discard(3, c("QH JH TH")))
+    error = refused(hand, Draw(3, c("QC KC 9S")))
+    assert error.rule_id == "phases.draw.discards" and "9S, which is not in the stock" in (
+        error.reason
+    )
     hand.push(Reshuffle(3))
-    assert hand.stock.bit_count() == 15
-    hand.push(Draw(3, c("9H 8H QH")))
+    assert hand.stock.bit_count() == 2 + 10
+    hand.push(Draw(3, c("QC KC 9S")))
+    hand.push(Declare(4, True, 1))
+    hand.push(Discard(4, c("7H")))
+    error = refused(hand, Reshuffle(4))
+    assert error.rule_id == "phases.draw.refill" and "still holds 9 cards" in error.reason
+
+
+def test_the_folded_hands_are_gathered_first_or_not_at_all() -> None:
+    """P2 to P4 pass; P5 and P6 take the stock's twelve; P7 is served from P2-P4's hands
+    under folded_first, from P5 and P6's discards under reshuffle_discards."""
+    folded_first = rule("phases.draw.refill", m.Refill, option="folded_first", exclude_own=True)
+    for rules, gathered in ((bourre_rules(refill=folded_first), 15), (RULES, 10)):
+        hand = hand_of(rules, _eight_players())
+        for seat in (1, 2, 3):
+            hand.push(Declare(seat, False))
+        _serve_fives(hand, (4, 5))
+        hand.push(Declare(6, True, 5))
+        hand.push(Discard(6, tuple(cards_of(hand.hands[6]))))
+        hand.push(Draw(6, tuple(cards_of(hand.stock))))
+        hand.push(Reshuffle(6))
+        assert hand.stock.bit_count() == gathered
+        from_folded = hand.stock == mask_of(c(" ".join(_eight_players()[1:4])))
+        assert from_folded == (gathered == 15)
 
 
 def test_without_a_refill_no_player_discards_more_than_the_stock_holds() -> None:
@@ -383,24 +434,10 @@ def test_strictly_most_tricks_takes_the_pot_and_a_bourre_pays_it_into_the_next()
 def test_a_tie_carries_the_pot_and_the_leaders_skip_the_next_ante() -> None:
     done = settle(RULES, Ledger.start(3), paid={1: 1, 2: 1, 0: 1}, tricks={1: 2, 2: 2, 0: 1})
     assert done.winner is None and done.tie == (1, 2) and done.next.pot == 3
-    assert done.next.exempt == {1, 2} and done.next.replay == ()
+    assert done.next.exempt == {1, 2}
     ante = rule("phases.ante", m.Ante, chips=1, exempt=("bourre",))
     done = settle(bourre_rules(ante=ante), Ledger.start(3), paid={}, tricks={1: 2, 2: 2, 0: 1})
     assert done.next.exempt == frozenset()
-
-
-def test_a_tie_under_replay_deals_the_leaders_alone_by_the_same_dealer() -> None:
-    replay = rule("scoring.pot.tie", m.PotTie, option="replay")
-    rules = bourre_rules(tie=replay)
-    done = settle(rules, Ledger.start(4), paid={s: 1 for s in range(4)}, tricks={1: 2, 3: 2, 0: 1})
-    assert done.next.replay == (1, 3) and done.next.dealer == 0 and done.next.pot == 4
-    hand = TrickHand(rules, done.next, compile_play)
-    assert hand.dealt_in == (1, 3) and hand.legal_actions() == []  # both tied leaders exempt
-    assert hand.phase == "deal"
-    error = refused(hand, Deal((c("2S 3S 4S 5S 6S"), c("7S 8S 9S TS JS"), (), ())))
-    assert error.rule_id == "phases.deal" and "P1 is dealt 5 cards, not 0 (not dealt in)" in (
-        error.reason
-    )
 
 
 def test_the_pot_limit_caps_a_bourre_whatever_its_formula() -> None:
@@ -414,6 +451,24 @@ def test_the_pot_limit_caps_a_bourre_whatever_its_formula() -> None:
     ):
         done = settle(rules, Ledger.start(3, pot=7), paid={1: 1, 2: 1, 0: 1}, tricks={1: 5, 2: 0})
         assert done.bourre == {2: due} and done.next.pot == due and done.won == 10
+
+
+@dataclass(frozen=True, slots=True)
+class CappedLimit(m.PotLimit):
+    """Stand-in for the format's ``scoring.pot.limit`` with ``caps`` (the trickformat branch's
+    model has the field; at the merge, ``m.PotLimit`` itself)."""
+
+    caps: str = "payments"
+
+
+def test_a_limit_on_the_winnings_carries_the_rest_of_the_pot() -> None:
+    paid = {1: 1, 2: 1, 0: 1}
+    tricks = {1: 5, 2: 0}
+    for caps, won in (("payments", 10), ("payments_and_winnings", 4)):
+        limit = CappedLimit(**rule_fields("scoring.pot.limit"), chips=4, caps=caps)
+        done = settle(bourre_rules(limit=limit), Ledger.start(3, pot=7), paid=paid, tricks=tricks)
+        assert done.won == won and done.bourre == {2: 4}
+        assert done.next.pot == 10 - won + 4 and done.next.total() == 7
 
 
 def test_the_deal_passes_on_stays_or_skips_a_forfeited_seat() -> None:
@@ -493,7 +548,10 @@ def test_an_action_out_of_its_phase_is_refused_in_words() -> None:
 
 VARIANTS = {
     "seed": RULES,
-    "replay": bourre_rules(tie=rule("scoring.pot.tie", m.PotTie, option="replay")),
+    "folded_first": bourre_rules(
+        refill=rule("phases.draw.refill", m.Refill, option="folded_first", exclude_own=True),
+        declare=rule("phases.draw.declare", m.Declare, option="intent_then_draw"),
+    ),
     "limit": bourre_rules(limit=rule("scoring.pot.limit", m.PotLimit, chips=5)),
     "simultaneous": bourre_rules(
         declare=rule("phases.draw.declare", m.Declare, option="simultaneous"),

@@ -1,11 +1,16 @@
 """The draw of a pot game (Bourré): declarations, discards, draws and reshuffles.
 
-Each player says pass (he folds: his cards go to the folded zone) or play and how many cards
-he discards [phases.draw.declare]: in turn from the dealer's next seat (``in_turn``), or all at
-once (``simultaneous``: a transcript may list them in any order, and the exchanges then go in
-turn). A player who plays pays the stay [phases.ante ``stay``], discards, and is served from
-the stock [phases.draw.discards]; an empty stock is refilled by a reshuffle of the discards and
-the folded hands, without the served player's own discards under ``exclude_own``
+Each player says pass (he folds: his cards go to the folded zone) or play
+[phases.draw.declare]: ``in_turn``, one at a time from the dealer's next seat, saying with a
+play how many cards he discards, and served at once; ``intent_then_draw``, every player in
+turn says play or pass, then those who play discard and draw in a second round, in the same
+order; ``simultaneous``, all say play or pass at once (a transcript may list them in any
+order), then the second round goes in turn. A player who plays pays the stay [phases.ante
+``stay``], discards up to the limit and is served as many from the stock
+[phases.draw.discards]; when the stock cannot serve him, the dealer gathers and shuffles the
+discards (``reshuffle_discards``) or first the folded hands and then the discards
+(``folded_first``), never the served player's own discards under ``exclude_own``, under what
+is left of the stock; with ``none`` a player discards no more than the stock holds
 [phases.draw.refill]. The dealer may not pass on a face-up Ace [phases.draw.faceup_ace]; when
 all but one pass, the one left takes every trick and the pot [phases.draw.lone_player].
 
@@ -16,6 +21,7 @@ this module holds the draw's rules.
 from __future__ import annotations
 
 import random
+from itertools import combinations
 
 from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.family.engine.actions import Action, Declare, Discard, Draw, Reshuffle
@@ -66,6 +72,9 @@ class DrawPhase:
     declared: dict[Seat, Declare]
     active: tuple[Seat, ...]
     agenda: list[tuple[str, Seat, int]]
+    """Steps due in turn: ``("stay", seat, chips)``, ``("discard", seat, n)`` (``n`` cards, or
+    any number up to the limit when ``n`` is -1), ``("draw", seat, n)``; the hand adds the
+    antes and penalties."""
     owed: int
     closing: bool
     tricks: dict[Seat, int]
@@ -97,6 +106,10 @@ class DrawPhase:
         rule = self.rules.phases.declare
         return "in_turn" if rule is None else rule.option
 
+    def _refill_rule(self) -> str:
+        rule = self.rules.phases.refill
+        return "none" if rule is None else rule.option
+
     def discard_limit(self) -> int:
         """``phases.draw.discards``: the most a player may discard at this table size."""
         rule = self.rules.phases.discards
@@ -115,57 +128,75 @@ class DrawPhase:
             and self.pack.ranks[self.faceup % len(self.pack.ranks)] == "A"
         )
 
-    def _servable(self, seat: Seat) -> int:
-        """The most cards the dealer can serve ``seat`` now: the stock, and under
-        ``reshuffle_discards`` what a reshuffle would gather (never the player's own discards
-        under ``exclude_own``; the cards he is about to discard, otherwise)."""
-        stock = self.stock.bit_count()
-        refill = self.rules.phases.refill
-        if refill is None or refill.option == "none":
-            return stock
-        if refill.exclude_own:
-            gathered = 0
-            for cards in (*self.discards, *self.folded):
-                gathered |= cards
-            return stock + (gathered & ~self.discards[seat]).bit_count()
-        return self.pack.size
+    def _gatherable(self, seat: Seat) -> int:
+        """What a reshuffle to serve ``seat`` would gather now: the folded hands first under
+        ``folded_first``, else the discards, never ``seat``'s own under ``exclude_own``."""
+        rule = self.rules.phases.refill
+        option = self._refill_rule()
+        if option == "none" or rule is None:
+            return 0
+        if option == "folded_first":
+            folded = 0
+            for cards in self.folded:
+                folded |= cards
+            if folded:
+                return folded
+        discards = 0
+        for cards in self.discards:
+            discards |= cards
+        return discards & ~self.discards[seat] if rule.exclude_own else discards
 
-    def _pending(self) -> int:
-        """Discards declared and not yet served (a simultaneous declaration's), which the
-        stock must serve first when nothing refills it."""
-        refill = self.rules.phases.refill
-        if self.closing or self._declare_rule() == "in_turn":
-            return 0
-        if refill is not None and refill.option != "none":
-            return 0
-        return sum(d.discards for s, d in self.declared.items() if d.play)
+    def _most_served(self, seat: Seat, limit: int) -> int:
+        """The most cards (up to ``limit``) ``seat`` may discard and still be served: all of
+        them when his own discards may come back to him, else the stock and what reshuffles
+        would gather without them."""
+        stock = self.stock.bit_count()
+        rule = self.rules.phases.refill
+        option = self._refill_rule()
+        if stock >= limit:
+            return limit
+        if option == "none" or rule is None:
+            return stock
+        if not rule.exclude_own:
+            return limit
+        others = 0
+        for other, cards in enumerate(self.discards):
+            if other != seat:
+                others |= cards
+        if option == "folded_first":
+            for cards in self.folded:
+                others |= cards
+        return min(limit, stock + others.bit_count())
+
+    def _one_round(self) -> bool:
+        """The declaration says the discards and the exchange follows it at once."""
+        return self._declare_rule() == "in_turn"
 
     def _declarations(self, seat: Seat) -> list[Action]:
-        most = min(self.discard_limit(), self.hands[seat].bit_count())
-        if self.stock.bit_count() < most:
-            most = min(most, self._servable(seat) - self._pending())
-        elif self._pending():
-            most = min(most, self.stock.bit_count() - self._pending())
         options = _declares(seat)
+        if not self._one_round():
+            return list(options[1:2] if self._must_play(seat) else options[:2])
+        most = self._most_served(seat, min(self.discard_limit(), self.hands[seat].bit_count()))
         return list(options[1 : most + 2] if self._must_play(seat) else options[: most + 2])
 
     def _push_declare(self, action: Declare) -> None:
         seat = action.seat
+        rule = "phases.draw.declare"
         if seat not in self.dealt_in or seat in self.declared:
             why = "has declared already" if seat in self.declared else "is not in this hand"
-            raise IllegalAction("phases.draw.declare", f"{self.seat_name(seat)} {why}")
-        if self._declare_rule() == "in_turn":
+            raise IllegalAction(rule, f"{self.seat_name(seat)} {why}")
+        if self._declare_rule() != "simultaneous":
             turn = self.to_act()
             if seat != turn:
                 raise IllegalAction(
-                    "phases.draw.declare",
+                    rule,
                     f"{self.names[seat]} declared before {self.seat_name(turn)}: the players "
                     "declare in turn from the dealer's next seat",
                 )
         name = self.names[seat]
         if not action.play:
             if action.discards:
-                raise IllegalAction("phases.draw.declare", f"{name} passed and discards nothing")
+                raise IllegalAction(rule, f"{name} passed and discards nothing")
             if self._must_play(seat):
                 assert self.faceup is not None
                 raise IllegalAction(
@@ -173,37 +204,44 @@ class DrawPhase:
                     f"{name} passed, but the dealer must play on the face-up "
                     f"{self.pack.codes[self.faceup]}",
                 )
-        else:
-            limit = self.discard_limit()
-            if not 0 <= action.discards <= limit:
+        elif not self._one_round():
+            if action.discards:
                 raise IllegalAction(
-                    "phases.draw.discards",
-                    f"{name} declared {action.discards} discards; at most {limit} with "
-                    f"{self.ledger.players} players",
+                    rule,
+                    f"{name} said it discards {action.discards} with its play; under "
+                    f"{self._declare_rule()} the discards come in the draw's second round",
                 )
-            self._check_servable(seat, action.discards)
+        else:
+            self._check_discards(seat, action.discards)
         self.declared[seat] = action
         if not action.play:
             self.folded[seat] = self.hands[seat]
             self.hands[seat] = 0
-        elif self._declare_rule() == "in_turn":
+        elif self._one_round():
             self.agenda = self._steps(action)
         if self.agenda:
             return
         self._after_draw_step()
 
-    def _check_servable(self, seat: Seat, count: int) -> None:
-        most_served = self._servable(seat) - self._pending()
-        if count > most_served:
-            refill = self.rules.phases.refill
+    def _check_discards(self, seat: Seat, count: int) -> None:
+        """``phases.draw.discards`` (the limit) and ``phases.draw.refill`` (the stock)."""
+        limit = self.discard_limit()
+        name = self.names[seat]
+        if not 0 <= count <= limit:
+            raise IllegalAction(
+                "phases.draw.discards",
+                f"{name} discards {count}; at most {limit} with {self.ledger.players} players",
+            )
+        most = self._most_served(seat, count)
+        if count > most:
             how = (
                 "and no reshuffle"
-                if refill is None or refill.option == "none"
-                else ("with what a reshuffle gathers, not the player's own discards")
+                if self._refill_rule() == "none"
+                else "with what a reshuffle gathers, not the player's own discards"
             )
             raise IllegalAction(
                 "phases.draw.refill",
-                f"{self.names[seat]} discards {count}, but the dealer can serve {most_served} "
+                f"{name} discards {count}, but the dealer can serve {most} "
                 f"(the stock holds {self.stock.bit_count()}, {how})",
             )
 
@@ -212,22 +250,23 @@ class DrawPhase:
         ante = self.rules.phases.ante
         if ante is not None and ante.stay:
             steps.append(("stay", action.seat, ante.stay))
-        if action.discards:
+        if not self._one_round():
+            steps.append(("discard", action.seat, -1))
+        elif action.discards:
             steps.append(("discard", action.seat, action.discards))
-            steps.append(("draw", action.seat, action.discards))
         return steps
 
     def _after_draw_step(self) -> None:
-        """A declaration or a seat's exchange is done: the next seat, the exchanges of a
-        simultaneous declaration, or the end of the draw. A lone player (every other one
-        passed) has made his exchange, as every player who plays does, before
-        ``phases.draw.lone_player`` ``takes_pot`` gives him every trick."""
+        """A declaration or a seat's exchange is done: the next seat, the second round of the
+        exchanges, or the end of the draw. A lone player (every other one passed) has made
+        his exchange, as every player who plays does, before ``phases.draw.lone_player``
+        ``takes_pot`` gives him every trick."""
         if len(self.declared) < len(self.dealt_in):
             return
         if not self.closing:
             self.closing = True
             self.active = tuple(s for s in self.dealt_in if self.declared[s].play)
-            if self._declare_rule() == "simultaneous":
+            if not self._one_round():
                 self.agenda = [st for s in self.active for st in self._steps(self.declared[s])]
                 if self.agenda:
                     return
@@ -238,15 +277,31 @@ class DrawPhase:
             return
         self.next_phase()
 
+    def _discard_actions(self, seat: Seat, count: int) -> list[Action]:
+        held = list(cards_of(self.hands[seat]))
+        if count >= 0:
+            return [Discard(seat, combo) for combo in combinations(held, count)]
+        most = self._most_served(seat, min(self.discard_limit(), len(held)))
+        return [Discard(seat, c) for k in range(most + 1) for c in combinations(held, k)]
+
+    def _draw_actions(self, seat: Seat) -> list[Action]:
+        if self.stock.bit_count() < self.owed:
+            return [Reshuffle(seat)]
+        if self.pack_order is None:
+            return []
+        return [Draw(seat, tuple(self.pack_order[: self.owed]))]
+
     def _push_discard(self, action: Action, seat: Seat, count: int) -> None:
         name = self.names[seat]
         rule = "phases.draw.discards"
         if not isinstance(action, Discard) or action.seat != seat:
-            raise IllegalAction(
-                rule, f"{name} is to discard {count} cards; got {self.describe(action)}"
-            )
+            said = self.describe(action)
+            want = "its discards" if count < 0 else f"{count} cards"
+            raise IllegalAction(rule, f"{name} is to discard {want}; got {said}")
         cards = mask_of(action.cards)
-        if len(action.cards) != count or cards.bit_count() != count:
+        if cards.bit_count() != len(action.cards):
+            raise IllegalAction(rule, f"{name} discarded a card twice")
+        if count >= 0 and len(action.cards) != count:
             raise IllegalAction(
                 rule, f"{name} declared {count} discards and discarded {len(action.cards)}"
             )
@@ -256,11 +311,13 @@ class DrawPhase:
                 f"{name} discarded {self.pack.format(cards & ~self.hands[seat])}, which it does "
                 f"not hold (holds {self.pack.format(self.hands[seat])})",
             )
-        if self._declare_rule() == "simultaneous":
-            self._check_servable(seat, count)
+        if count < 0:
+            self._check_discards(seat, len(action.cards))
         self.hands[seat] &= ~cards
         self.discards[seat] |= cards
-        self.owed = count
+        self.owed = len(action.cards)
+        if self.owed:
+            self.agenda.insert(1, ("draw", seat, self.owed))
         self.done_step()
 
     def _push_draw(self, action: Action, seat: Seat) -> None:
@@ -270,18 +327,12 @@ class DrawPhase:
             return
         rule = "phases.draw.discards"
         if not isinstance(action, Draw) or action.seat != seat:
-            raise IllegalAction(
-                rule, f"{name} is to be served {self.owed} cards; got {self.describe(action)}"
-            )
+            said = self.describe(action)
+            raise IllegalAction(rule, f"{name} is to be served {self.owed} cards; got {said}")
         cards = mask_of(action.cards)
-        if (
-            not action.cards
-            or len(action.cards) > self.owed
-            or cards.bit_count() != len(action.cards)
-        ):
-            raise IllegalAction(
-                rule, f"{name} is owed {self.owed} cards and is served {len(action.cards)}"
-            )
+        count = len(action.cards)
+        if not count or count > self.owed or cards.bit_count() != count:
+            raise IllegalAction(rule, f"{name} is owed {self.owed} cards and is served {count}")
         stray = cards & ~self.stock
         if stray:
             card = next(cards_of(stray))
@@ -295,36 +346,34 @@ class DrawPhase:
         if self.pack_order is not None:
             self.pack_order = [c for c in self.pack_order if not cards >> c & 1]
         self.hands[seat] |= cards
-        self.owed -= len(action.cards)
+        self.owed -= count
         if not self.owed:
             self.done_step()
 
     def _reshuffle(self, seat: Seat) -> None:
-        refill = self.rules.phases.refill
         name = self.names[seat]
-        if self.stock:
+        rule = "phases.draw.refill"
+        if self._refill_rule() == "none":
+            raise IllegalAction(rule, "the discards are not reshuffled: the stock is all")
+        held = self.stock.bit_count()
+        if held >= self.owed:
             raise IllegalAction(
-                "phases.draw.refill",
-                f"the dealer reshuffled to serve {name}, but the stock still holds "
-                f"{self.stock.bit_count()} cards",
+                rule,
+                f"the dealer reshuffled to serve {name}, but the stock still holds {held} "
+                f"cards for the {self.owed} it is owed",
             )
-        if refill is None or refill.option == "none":
-            raise IllegalAction(
-                "phases.draw.refill", "the stock is out and the discards are not reshuffled"
-            )
-        kept = self.discards[seat] if refill.exclude_own else 0
-        gathered = 0
+        gathered = self._gatherable(seat)
+        if not gathered:
+            raise IllegalAction(rule, f"there is nothing to reshuffle to serve {name}")
         for other in range(self.ledger.players):
-            gathered |= self.discards[other] | self.folded[other]
-            self.discards[other] = 0
-            self.folded[other] = 0
-        gathered &= ~kept
-        self.discards[seat] = kept
-        self.stock = gathered
+            self.discards[other] &= ~gathered
+            self.folded[other] &= ~gathered
+        self.stock |= gathered
         if self.pack_order is not None:
             assert self.rng is not None
-            self.pack_order = list(cards_of(gathered))
-            self.rng.shuffle(self.pack_order)
+            fresh = list(cards_of(gathered))
+            self.rng.shuffle(fresh)
+            self.pack_order = [*self.pack_order, *fresh]
 
 
 _DECLARES: dict[Seat, tuple[Declare, ...]] = {}

@@ -15,12 +15,11 @@ the ruleset's pipeline (``phases.pipeline``), each kind under its rule IDs:
     deal comes from outside: a :class:`Deal` (a transcript's), checked against the pack, or
     the shuffled pack of :meth:`TrickHand.shuffled`.
 ``draw`` [phases.draw.*]
-    each player says pass (he folds: his cards go to the folded zone, he can neither win nor
-    feed the pot) or play and how many he discards (:class:`Declare`), in turn
-    (``draw.declare: in_turn``) or in any order (``simultaneous``); a player who plays pays
-    ``phases.ante`` ``stay`` (an :class:`Ante`), then :class:`Discard` and :class:`Draw`
-    from the stock, in turn; a :class:`Reshuffle` refills an empty stock [phases.draw.refill].
-    ``draw.faceup_ace`` and ``draw.lone_player`` end or constrain it.
+    each player says pass (he folds: he can neither win nor feed the pot) or play
+    (:class:`Declare`), pays the stay of the double-ante variant (an :class:`Ante`), then
+    :class:`Discard` and :class:`Draw` from the stock, a :class:`Reshuffle` refilling it;
+    declared in turn with the discards, in turn then a second round, or at once
+    (:mod:`.draw` holds these rules).
 ``tricks`` [phases.tricks]
     ``count`` tricks among the active seats; which card is legal and who wins a trick is the
     obligation engine's (a :class:`PlayRules`, compiled per contract and trump).
@@ -40,7 +39,6 @@ from __future__ import annotations
 import copy as _copy
 import random
 from collections.abc import Sequence
-from itertools import combinations
 
 from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.family.engine.actions import (
@@ -219,7 +217,7 @@ class TrickHand(DrawPhase):
             return self.agenda[0][1]
         if self.phase == "tricks":
             return self._next_in_trick()
-        if self.phase == "draw" and self._declare_rule() == "in_turn":
+        if self.phase == "draw" and self._declare_rule() != "simultaneous":
             return next((s for s in self.dealt_in if s not in self.declared), None)
         return None
 
@@ -279,7 +277,7 @@ class TrickHand(DrawPhase):
             return [] if self.pack_order is None else [self._shuffled_deal()]
         if self.phase == "draw":
             seats = [s for s in self.dealt_in if s not in self.declared]
-            if self._declare_rule() == "in_turn":
+            if self._declare_rule() != "simultaneous":
                 seats = seats[:1]
             return [d for s in seats for d in self._declarations(s)]
         return []
@@ -332,7 +330,7 @@ class TrickHand(DrawPhase):
         return None
 
     def force_declare(self, action: Declare) -> IllegalAction | None:
-        """A declaration out of turn under ``in_turn`` is a premature announcement, a
+        """A declaration out of turn (any but ``simultaneous``) is a premature announcement, a
         penalised event: the error is returned, the offender loses his next turn to deal
         where ``table.dealer.rotation`` ``forfeit`` says so, and the announcement is void
         (he declares again in turn). Any other wrong declaration is refused as by
@@ -343,7 +341,7 @@ class TrickHand(DrawPhase):
             early = (
                 self.phase == "draw"
                 and not self.agenda
-                and self._declare_rule() == "in_turn"
+                and self._declare_rule() != "simultaneous"
                 and action.seat in self.dealt_in
                 and action.seat not in self.declared
                 and action.seat != self.to_act()
@@ -406,14 +404,9 @@ class TrickHand(DrawPhase):
         if step == "penalty":
             return [Penalty(seat, count)]
         if step == "discard":
-            held = list(cards_of(self.hands[seat]))
-            return [Discard(seat, combo) for combo in combinations(held, count)]
+            return self._discard_actions(seat, count)
         if step == "draw":
-            if not self.stock:
-                return [Reshuffle(seat)]
-            if self.pack_order is None:
-                return []
-            return [Draw(seat, tuple(self.pack_order[: min(self.owed, len(self.pack_order))]))]
+            return self._draw_actions(seat)
         raise AssertionError(step)
 
     def _push_agenda(self, action: Action) -> None:

@@ -2,7 +2,7 @@
 
 Bourré is an open session of hands around one pot: a hand is judged from its own events plus
 the state the hands before it left, the :class:`Ledger` (the pot, each player's chips, who
-skips the next ante, who loses his next turn to deal, who alone is dealt in a replay). A
+skips the next ante, who loses his next turn to deal). A
 hand takes a ledger in and gives the next one out (:func:`settle`), so a single hand of a
 session is checkable from a ``start`` state, and a session is a chain of them.
 
@@ -15,14 +15,14 @@ The mechanisms, each under its rule ID:
 
 - ``phases.ante``: who pays and how much (:func:`ante_due`); ``exempt`` reads the ledger;
 - ``scoring.outcome`` (``most_tricks``): strictly more tricks than any other player wins;
-- ``scoring.pot.tie``: no strict winner: the pot stays, and the tied leaders skip the next
-  ante when ``phases.ante`` exempts ``tie_leaders``; ``carry``: the next hand is dealt to
-  every seat, ``replay``: to the tied leaders alone, by the same dealer;
+- ``scoring.pot.tie`` (``carry``): no strict winner: the pot stays for the next hand, and the
+  tied leaders skip its ante when ``phases.ante`` exempts ``tie_leaders``;
 - ``scoring.pot.bourre``: an active player with no trick pays the formula into the next pot
   and, when ``phases.ante`` exempts ``bourre``, skips the next ante;
 - ``scoring.pot.renege``: a reneger pays the formula into the next pot (:func:`penalty_due`);
 - ``scoring.pot.limit``: no payment into the pot is more than the limit (the formulas also
-  see it as ``limit``);
+  see it as ``limit``); with ``caps: payments_and_winnings`` the winner too takes at most the
+  limit, the rest of the pot carrying to the next hand;
 - ``table.dealer.rotation``: the next dealer (:func:`next_dealer`), passing over a seat that
   forfeited its deal.
 """
@@ -53,14 +53,12 @@ class Ledger:
     """Who skips the next ante (``phases.ante`` ``exempt``)."""
     forfeit: frozenset[Seat] = frozenset()
     """Who loses his next turn to deal (``table.dealer.rotation`` ``forfeit``)."""
-    replay: tuple[Seat, ...] = ()
-    """``scoring.pot.tie`` ``replay``: the seats alone dealt in the next hand; empty: all."""
 
     @classmethod
     def start(
         cls, players: int, dealer: Seat = 0, chips: Sequence[int] | None = None, pot: int = 0
     ) -> Ledger:
-        """A session's first state: nobody exempt, every seat dealt in."""
+        """A session's first state: nobody exempt, no forfeit."""
         balance = tuple(chips) if chips is not None else (0,) * players
         if len(balance) != players:
             raise ValueError(f"{len(balance)} chip counts for {players} players")
@@ -74,10 +72,7 @@ class Ledger:
 
     def dealt_in(self) -> tuple[Seat, ...]:
         """The seats the next hand is dealt to, in play order from the dealer's next seat."""
-        order = tuple((self.dealer + k) % self.players for k in range(1, self.players + 1))
-        if not self.replay:
-            return order
-        return tuple(s for s in order if s in self.replay)
+        return tuple((self.dealer + k) % self.players for k in range(1, self.players + 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,17 +118,12 @@ def penalty_due(ruleset: TrickRuleset, pot: int) -> int | None:
     return None if rule is None else payment(rule, pot, pot_limit(ruleset))
 
 
-def next_dealer(
-    ruleset: TrickRuleset, ledger: Ledger, replay: bool
-) -> tuple[Seat, frozenset[Seat]]:
-    """``table.dealer.rotation``: the next dealer and the forfeits still owed.
-
-    A replayed hand is dealt again by the same dealer. Otherwise ``stay`` keeps him and
-    ``next`` passes the deal to the next seat, over each seat that forfeited its turn (each
-    forfeit is spent once).
-    """
+def next_dealer(ruleset: TrickRuleset, ledger: Ledger) -> tuple[Seat, frozenset[Seat]]:
+    """``table.dealer.rotation``: the next dealer and the forfeits still owed: ``stay`` keeps
+    him, ``next`` passes the deal to the next seat, over each seat that forfeited its turn
+    (each forfeit is spent once)."""
     forfeit = set(ledger.forfeit)
-    if replay or ruleset.table.dealer_rotation.option == "stay":
+    if ruleset.table.dealer_rotation.option == "stay":
         return ledger.dealer, frozenset(forfeit)
     seat = (ledger.dealer + 1) % ledger.players
     for _ in range(ledger.players):
@@ -171,34 +161,35 @@ def settle(
     tie: tuple[Seat, ...] = ()
     exempt: set[Seat] = set()
     next_pot = hand_pot
-    replay: tuple[Seat, ...] = ()
+    won = 0
+    order = ledger.dealt_in()
     if tricks:
         most = max(tricks.values())
-        leaders = tuple(s for s in ledger.dealt_in() if tricks.get(s, -1) == most)
+        leaders = tuple(s for s in order if tricks.get(s, -1) == most)
         if len(leaders) == 1:
             winner = leaders[0]
-            chips[winner] += hand_pot
-            next_pot = 0
+            won = hand_pot
+            if limit and _caps(ruleset) == "payments_and_winnings":
+                won = min(hand_pot, limit)
+            chips[winner] += won
+            next_pot = hand_pot - won
         else:
             tie = leaders
-            if scoring.tie is not None and scoring.tie.option == "replay":
-                replay = leaders
             if "tie_leaders" in exempt_kinds:
                 exempt.update(leaders)
     bourre: dict[Seat, int] = {}
-    if scoring.bourre is not None:
-        for seat in ledger.dealt_in():
+    if scoring.bourre is not None and 0 in tricks.values():
+        due = payment(scoring.bourre, hand_pot, limit)
+        for seat in order:
             if tricks.get(seat) == 0:
-                bourre[seat] = payment(scoring.bourre, hand_pot, limit)
+                bourre[seat] = due
                 if "bourre" in exempt_kinds:
                     exempt.add(seat)
     renege = dict(reneges or {})
     for seat, amount in (*bourre.items(), *renege.items()):
         chips[seat] -= amount
         next_pot += amount
-    dealer, forfeit = next_dealer(
-        ruleset, replace(ledger, forfeit=ledger.forfeit | forfeits), bool(replay)
-    )
+    dealer, forfeit = next_dealer(ruleset, replace(ledger, forfeit=ledger.forfeit | forfeits))
     following = Ledger(
         players=ledger.players,
         dealer=dealer,
@@ -206,13 +197,18 @@ def settle(
         pot=next_pot,
         exempt=frozenset(exempt),
         forfeit=forfeit,
-        replay=replay,
     )
     return Settlement(
         winner=winner,
-        won=hand_pot if winner is not None else 0,
+        won=won,
         tie=tie,
         bourre=bourre,
         reneges=renege,
         next=following,
     )
+
+
+def _caps(ruleset: TrickRuleset) -> str:
+    """``scoring.pot.limit`` ``caps``: what the limit caps (the payments; or the winnings too).
+    (Read by name until the merge brings the typed field; then ``rule.caps``.)"""
+    return str(getattr(ruleset.scoring.limit, "caps", "payments"))

@@ -8,7 +8,7 @@ players and reshuffles all occur), else a play with a uniform number of discards
 choice is uniform.
 
 A session chains hands through the :class:`~.ledger.Ledger`: each hand starts from the state
-the one before it left (the pot, who is exempt, who deals, a replay's seats).
+the one before it left (the pot, who is exempt, who deals).
 """
 
 from __future__ import annotations
