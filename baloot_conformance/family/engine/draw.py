@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from typing import Any
 
 from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.family.engine.actions import Action, Declare, Discard, Draw, Reshuffle
@@ -115,7 +116,11 @@ class DrawPhase:
         rule = self.rules.phases.discards
         if rule is None:
             return 0
-        return rule.by_players.get(self.ledger.players, rule.max)
+        limit = getattr(rule, "limit", None)
+        if limit is not None:  # the format's Discards.limit(players), once merged
+            return int(limit(self.ledger.players))
+        by_players: Any = rule.by_players
+        return int(by_players.get(self.ledger.players, rule.max))
 
     def _must_play(self, seat: Seat) -> bool:
         """``phases.draw.faceup_ace``: the dealer may not pass on a face-up Ace."""
