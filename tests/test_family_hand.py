@@ -486,17 +486,23 @@ def test_the_deal_passes_on_stays_or_skips_a_forfeited_seat() -> None:
     assert done.next.dealer == 2 and done.next.forfeit == frozenset()
 
 
-def test_a_corrected_renege_forfeits_the_next_deal_where_the_rule_says_so() -> None:
+def test_a_corrected_renege_bars_the_pot_and_forfeits_the_next_deal_where_the_rule_says_so() -> (
+    None
+):
     for forfeit, lost in ((("corrected_renege",), {0}), ((), set())):
         rotation = rule("table.dealer.rotation", m.DealerRotation, option="next", forfeit=forfeit)
         hand = _all_play(bourre_rules(dealer_rotation=rotation))
-        hand.push(Play(1, PACK.index["5S"]))
-        hand.push(Play(2, PACK.index["6S"]))
-        hand.force_play(Play(0, PACK.index["2D"]))
-        while hand.phase == "tricks":
-            hand.push(hand.legal_actions()[0])
-        hand.push(Penalty(0, 3, corrected=True))
-        assert hand.settlement is not None and hand.settlement.next.forfeit == lost
+        hand.correct_renege(0)
+        play_out(hand)
+        done = hand.settlement
+        assert done is not None and done.next.forfeit == lost
+        assert hand.tricks[0] == max(hand.tricks.values()) > 2
+        assert done.winner is None and done.won == 0
+        assert done.reneges == {} and done.next.pot == 3 + sum(done.bourre.values())
+    hand = hand_of(RULES, THREE)
+    with pytest.raises(IllegalAction) as caught:
+        hand.correct_renege(1)
+    assert caught.value.rule_id == "scoring.pot.renege"
 
 
 def test_a_bourre_skips_the_next_ante_only_where_the_rule_exempts_him() -> None:

@@ -78,11 +78,10 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Penalty:
-    """A reneger pays ``chips`` into the next pot; ``corrected``: he corrected it himself."""
+    """A reneger pays ``chips`` into the next pot (``scoring.pot.renege``)."""
 
     seat: Seat
     chips: int
-    corrected: bool = False
 
 
 Action = Ante | Deal | Declare | Discard | Draw | Reshuffle | Play | Penalty

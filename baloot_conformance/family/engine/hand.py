@@ -98,6 +98,7 @@ class TrickHand(DrawPhase):
         "active_mask",
         "compile",
         "contract",
+        "corrected",
         "gone",
         "history",
         "leader",
@@ -159,6 +160,7 @@ class TrickHand(DrawPhase):
         self.reneges: list[tuple[Seat, str]] = []
         self.penalties: list[Penalty] = []
         self.premature: list[Seat] = []
+        self.corrected: list[Seat] = []
         self.closing = False
         self.history: list[Action] = []
         self.play_rules: PlayRules | None = None
@@ -192,6 +194,7 @@ class TrickHand(DrawPhase):
             "reneges",
             "penalties",
             "premature",
+            "corrected",
         ):
             setattr(twin, name, list(getattr(self, name)))
         for name in ("paid", "declared", "tricks"):
@@ -351,6 +354,19 @@ class TrickHand(DrawPhase):
             self.premature.append(action.seat)
             return error
         return None
+
+    def correct_renege(self, seat: Seat) -> None:
+        """``seat`` played a card it may not and took it back before the next card (the
+        transcript shows the card it then played): a penalised event of its own. It pays
+        nothing, but cannot take this hand's pot (``scoring.pot.renege``: it carries) and
+        loses its next turn to deal where ``table.dealer.rotation`` ``forfeit`` lists
+        ``corrected_renege``."""
+        if self.phase != "tricks" or seat not in self.active:
+            raise IllegalAction(
+                "scoring.pot.renege",
+                f"{self.seat_name(seat)} corrected a renege, but it is not playing a trick",
+            )
+        self.corrected.append(seat)
 
     # --- the pipeline -----------------------------------------------------------------
 
@@ -593,10 +609,10 @@ class TrickHand(DrawPhase):
         reneges: dict[Seat, int] = {}
         forfeit = self.rules.table.dealer_rotation.forfeit
         forfeits = set(self.premature) if "premature_announcement" in forfeit else set()
+        if "corrected_renege" in forfeit:
+            forfeits.update(self.corrected)
         for penalty in self.penalties:
             reneges[penalty.seat] = reneges.get(penalty.seat, 0) + penalty.chips
-            if penalty.corrected and "corrected_renege" in forfeit:
-                forfeits.add(penalty.seat)
         self.settlement = settle(
             self.rules,
             self.ledger,
@@ -604,6 +620,7 @@ class TrickHand(DrawPhase):
             tricks=self.tricks,
             reneges=reneges,
             forfeits=frozenset(forfeits),
+            barred=frozenset(self.corrected),
         )
         self.phase = "over"
 

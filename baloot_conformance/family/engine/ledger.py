@@ -20,6 +20,7 @@ The mechanisms, each under its rule ID:
 - ``scoring.pot.bourre``: an active player with no trick pays the formula into the next pot
   and, when ``phases.ante`` exempts ``bourre``, skips the next ante;
 - ``scoring.pot.renege``: a reneger pays the formula into the next pot (:func:`penalty_due`);
+  one who corrected his renege pays nothing but cannot take the pot (it carries);
 - ``scoring.pot.limit``: no payment into the pot is more than the limit (the formulas also
   see it as ``limit``); with ``caps: payments_and_winnings`` the winner too takes at most the
   limit, the rest of the pot carrying to the next hand;
@@ -142,13 +143,15 @@ def settle(
     tricks: Mapping[Seat, int],
     reneges: Mapping[Seat, int] | None = None,
     forfeits: frozenset[Seat] = frozenset(),
+    barred: frozenset[Seat] = frozenset(),
 ) -> Settlement:
     """The hand's settlement and the next ledger.
 
     ``paid``: what each seat put into this hand's pot (antes and stays); ``tricks``: the
     tricks of each active seat (a seat that folded is not in it); ``reneges``: what each
     reneger paid (checked against :func:`penalty_due` by the hand); ``forfeits``: seats that
-    lose their next deal.
+    lose their next deal; ``barred``: seats that may not take the pot (a corrected renege):
+    when one has the most tricks, the pot carries.
     """
     scoring = ruleset.scoring
     limit = pot_limit(ruleset)
@@ -166,7 +169,9 @@ def settle(
     if tricks:
         most = max(tricks.values())
         leaders = tuple(s for s in order if tricks.get(s, -1) == most)
-        if len(leaders) == 1:
+        if len(leaders) == 1 and leaders[0] in barred:
+            pass
+        elif len(leaders) == 1:
             winner = leaders[0]
             won = hand_pot
             if limit and _caps(ruleset) == "payments_and_winnings":
