@@ -386,7 +386,7 @@ def test_the_ring_skips_folded_seats_and_knows_teams() -> None:
 def test_the_trick_goes_to_the_highest_trump_else_the_highest_of_the_suit_led() -> None:
     pack = pack52()
     t = trick_table(pack, SUITS.index("D"))
-    cards = [pack.index[c] for c in ("QS", "AC", "KS", "2D", "3D")]
+    cards = tuple(pack.index[c] for c in ("QS", "AC", "KS", "2D", "3D"))
     assert t.winner(cards[:3]) == 2  # AC is off-suit: KS heads QS
     assert t.winner(cards) == 4  # 3D over 2D
     points = card_points(pack, 2, {"A": 4, "K": 3}, {"K": 5})

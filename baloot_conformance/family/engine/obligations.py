@@ -21,6 +21,7 @@ card as unchecked rather than judging it. The stage mechanisms are in :mod:`.sta
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from baloot_conformance.family.engine import stages
 from baloot_conformance.family.engine.deck import MAX_CARDS, Pack, Ring
@@ -62,9 +63,9 @@ class ContractKey:
     raised: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Context:
-    """What the stages need to know beyond the hand and the trick's cards."""
+class Context(NamedTuple):
+    """What the stages need to know beyond the hand and the trick's cards (a named tuple: one
+    is made for every card checked)."""
 
     seats: tuple[int, ...]
     """The seat of each card of the trick, in order, then the player's seat."""
@@ -147,7 +148,7 @@ class PlayTable:
         context: Context,
         path: list[tuple[CompiledNode, int]] | None,
     ) -> int:
-        sit = self.situation(trick, context)
+        sit = stages.situation(self.tricks, trick, context.seats, context.ring, context.active)
         cands, cited, evaluated, unknown = _run(self._tree, hand, hand, sit, context, path)
         if cited < 0:
             cited = evaluated
@@ -156,8 +157,7 @@ class PlayTable:
             unknown |= dark
             if by >= 0:
                 cited = by
-        code = (cited + 1) << _CODE_SHIFT
-        return cands | code | (_UNKNOWN_BIT if unknown else 0)
+        return cands | ((cited + 1) << _CODE_SHIFT) | (_UNKNOWN_BIT if unknown else 0)
 
     def legal(self, hand: int, trick: tuple[int, ...], context: Context) -> int:
         """The cards of ``hand`` that may be played next (never empty when ``hand`` is not)."""

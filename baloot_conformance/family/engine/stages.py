@@ -82,7 +82,7 @@ def situation(
     """The :class:`Situation` of ``trick`` (card indices; ``seats``: who played each, then the
     player) at a table whose seats still in the hand are ``active``."""
     n = len(trick)
-    playing = (ring.everyone if active is None else active).bit_count()
+    playing = len(ring.names) if active is None else active.bit_count()
     last = LAST if n == playing - 1 else 0
     if not n:
         return Situation(LEADING | last, trick, seats, -1)

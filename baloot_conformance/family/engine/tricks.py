@@ -62,18 +62,17 @@ class TrickTable:
         """For each card, the cards that would take a trick it is winning: a higher card of its
         suit, or any trump when it is not one."""
 
-    def winner(self, trick: Iterable[int]) -> int:
+    def winner(self, trick: tuple[int, ...]) -> int:
         """The place in ``trick`` (card indices in the order played, not empty) of the card
         winning it so far (rule ``play.trick_winner``)."""
         strength = self.strength
         suit_of = self.pack.suit_of
         base = self.trump_base
-        cards = tuple(trick)
-        led_suit = suit_of[cards[0]]
-        best = strength[cards[0]]
+        led_suit = suit_of[trick[0]]
+        best = strength[trick[0]]
         place = 0
-        for i in range(1, len(cards)):
-            card = cards[i]
+        for i in range(1, len(trick)):
+            card = trick[i]
             s = strength[card]
             if s > best and (s >= base or suit_of[card] == led_suit):
                 best = s
