@@ -290,6 +290,9 @@ def test_sure_tricks_judges_the_cinch_with_every_active_hand_known() -> None:
         pack.format(t.legal(pack.parse("KH QH JH 5C"), (), ctx((), active=active))) == "KH QH JH 5C"
     )
     assert not t.unknown(t.decide(pack.parse("KH QH JH 5C"), (), ctx((), **seen)))
+    # check says so too: the lead of 5C passes unjudged without the hands, judged with them.
+    assert t.check(pack.parse("KH QH JH 5C"), (), ctx((), active=active), pack.index["5C"]) is False
+    assert t.check(pack.parse("KH QH JH 5C"), (), ctx((), **seen), pack.index["KH"]) is True
 
 
 def test_a_cinch_plays_the_top_trump_when_following() -> None:
@@ -334,6 +337,8 @@ def test_no_cinch_no_obligation() -> None:
     assert legal(BOURRE, "H", "AH KH 5C") == "AH KH 5C"
     # Having taken a trick already, the same two trumps make three: AH.
     assert legal(BOURRE, "H", "AH KH 5C", won=1) == "AH"
+    # A ruleset whose cinch is two sure tricks: AH at once.
+    assert legal(reading(cinch={"tricks": 2}), "H", "AH KH 5C") == "AH"
 
 
 # --- the pack, the ring, tricks -----------------------------------------------------------------

@@ -180,22 +180,29 @@ class PlayTable:
 
     # --- checking ----------------------------------------------------------------------------
 
-    def check(self, hand: int, trick: tuple[int, ...], context: Context, card: int) -> None:
+    def check(self, hand: int, trick: tuple[int, ...], context: Context, card: int) -> bool:
         """Raise :class:`IllegalAction` when ``card`` may not be played next, naming the rule
-        of the stage that narrowed the choice, its cards and the hand."""
+        of the stage that narrowed the choice, its cards and the hand.
+
+        Returns whether the card was judged in full: ``False`` when a stage could not be
+        judged (the cinch by ``sure_tricks`` without every active hand), so that a checker
+        lists the card as unchecked; a card the rest of the tree refuses is refused all the
+        same.
+        """
+        if hand >> card & 1:
+            decided = self._decide(hand, trick, context, None)
+            if decided >> card & 1:
+                return not decided & _UNKNOWN_BIT
         pack = self.pack
-        names = context.ring.names
-        player = names[context.player]
         holds = f"(holds {pack.format(hand, self.contract.trump)})"
         if not hand >> card & 1:
             raise IllegalAction(
                 self._first_rule("follow_suit"),
-                f"{player} played {pack.codes[card]}, which it does not hold {holds}",
+                f"{context.ring.names[context.player]} played {pack.codes[card]}, which it does "
+                f"not hold {holds}",
             )
         path: list[tuple[CompiledNode, int]] = []
         decided = self._decide(hand, trick, context, path)
-        if decided >> card & 1:
-            return
         node = self.nodes[(decided >> _CODE_SHIFT) - 1]
         allowed = pack.format(decided & _CARD_BITS, self.contract.trump, " or ")
         sit = self.situation(trick, context)
