@@ -21,10 +21,9 @@ card as unchecked rather than judging it. The stage mechanisms are in :mod:`.sta
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from baloot_conformance.family.engine import stages
-from baloot_conformance.family.engine.deck import MAX_CARDS, Pack, Ring
+from baloot_conformance.family.engine.deck import MAX_CARDS, Pack
 from baloot_conformance.family.engine.stages import (
     FREE,
     NARROW,
@@ -32,10 +31,13 @@ from baloot_conformance.family.engine.stages import (
     UNABLE,
     UNKNOWN,
     CompiledNode,
+    Context,
     Situation,
 )
 from baloot_conformance.family.engine.tricks import TrickTable, memo, trick_table
 from baloot_conformance.family.rules.play import CONTRACT_CONDITIONS, Node, PlaySection
+
+__all__ = ["Context", "ContractKey", "IllegalAction", "PlayTable", "play_table"]
 
 _CARD_BITS = (1 << MAX_CARDS) - 1
 _UNKNOWN_BIT = 1 << MAX_CARDS
@@ -61,28 +63,6 @@ class ContractKey:
     """The trump suit's index in the pack's suits; ``None``: no trump."""
     locked: bool = False
     raised: bool = False
-
-
-class Context(NamedTuple):
-    """What the stages need to know beyond the hand and the trick's cards (a named tuple: one
-    is made for every card checked)."""
-
-    seats: tuple[int, ...]
-    """The seat of each card of the trick, in order, then the player's seat."""
-    ring: Ring
-    active: int | None = None
-    """The seats still in the hand (a mask, bit ``i`` for seat ``i``); ``None``: every seat."""
-    hands: tuple[int | None, ...] | None = None
-    """Every seat's cards where known (the referee's view); ``None`` or a ``None`` entry: not
-    known (a partial transcript)."""
-    gone: int = 0
-    """The cards played in the tricks before this one."""
-    won: int = 0
-    """How many tricks the player has taken so far."""
-
-    @property
-    def player(self) -> int:
-        return self.seats[-1]
 
 
 def play_table(section: PlaySection, pack: Pack, contract: ContractKey) -> PlayTable:

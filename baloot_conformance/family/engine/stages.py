@@ -15,7 +15,7 @@ expression language.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from baloot_conformance.family.engine.deck import Ring
 from baloot_conformance.family.engine.tricks import TrickTable
@@ -53,6 +53,28 @@ FLAGS = {
 }
 
 _SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+class Context(NamedTuple):
+    """What the stages need to know beyond the hand and the trick's cards (a named tuple: one
+    is made for every card checked)."""
+
+    seats: tuple[int, ...]
+    """The seat of each card of the trick, in order, then the player's seat."""
+    ring: Ring
+    active: int | None = None
+    """The seats still in the hand (a mask, bit ``i`` for seat ``i``); ``None``: every seat."""
+    hands: tuple[int | None, ...] | None = None
+    """Every seat's cards where known (the referee's view); ``None`` or a ``None`` entry: not
+    known (a partial transcript)."""
+    gone: int = 0
+    """The cards played in the tricks before this one."""
+    won: int = 0
+    """How many tricks the player has taken so far."""
+
+    @property
+    def player(self) -> int:
+        return self.seats[-1]
 
 
 class Situation:
@@ -98,7 +120,7 @@ def situation(
     return Situation(flags, trick, seats, place)
 
 
-Apply = Callable[["CompiledNode", int, int, Situation, Any], tuple[int, int]]
+Apply = Callable[["CompiledNode", int, int, Situation, Context], tuple[int, int]]
 
 
 class CompiledNode:
@@ -183,7 +205,7 @@ def compile_node(
 
 
 def _follow_suit(
-    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Any
+    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
 ) -> tuple[int, int]:
     if sit.led < 0:
         return SKIP, 0
@@ -192,7 +214,9 @@ def _follow_suit(
     return (NARROW, x) if x else (UNABLE, 0)
 
 
-def _beat(node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Any) -> tuple[int, int]:
+def _beat(
+    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
+) -> tuple[int, int]:
     if sit.led < 0:
         return SKIP, 0
     on_winning, opponent_must, partner_must = node.param
@@ -209,7 +233,9 @@ def highest_led(t: TrickTable, sit: Situation) -> int:
     return max((c for c in sit.trick if suit_of[c] == led_suit), key=lambda c: t.strength[c])
 
 
-def _ruff(node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Any) -> tuple[int, int]:
+def _ruff(
+    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
+) -> tuple[int, int]:
     if sit.led < 0 or sit.flags & TRUMP_LED:
         return SKIP, 0
     if not node.param:  # optional: any card, a trump or not
@@ -218,7 +244,9 @@ def _ruff(node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Any) -
     return (NARROW, x) if x else (UNABLE, 0)
 
 
-def _exempt(node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Any) -> tuple[int, int]:
+def _exempt(
+    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
+) -> tuple[int, int]:
     if not sit.flags & PARTNER_WINNING:
         return SKIP, 0
     option, tops, raised = node.param
@@ -232,7 +260,7 @@ def _exempt(node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Any)
 
 
 def _overruff(
-    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Any
+    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
 ) -> tuple[int, int]:
     if sit.led < 0 or not sit.flags & TRUMP_WINNING or not node.param:
         return SKIP, 0
@@ -241,7 +269,7 @@ def _overruff(
 
 
 def _underruff(
-    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Any
+    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
 ) -> tuple[int, int]:
     if not node.param:
         return FREE, 0
@@ -250,7 +278,7 @@ def _underruff(
 
 
 def _lead_ban(
-    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Any
+    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
 ) -> tuple[int, int]:
     if sit.led >= 0:
         return SKIP, 0
@@ -258,11 +286,15 @@ def _lead_ban(
     return (NARROW, x) if x else (UNABLE, 0)
 
 
-def _free(node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Any) -> tuple[int, int]:
+def _free(
+    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
+) -> tuple[int, int]:
     return FREE, 0
 
 
-def _cinch(node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Any) -> tuple[int, int]:
+def _cinch(
+    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
+) -> tuple[int, int]:
     rule = node.rule
     assert isinstance(rule, Cinch)
     sure_tricks, effects, order = node.param
@@ -353,7 +385,7 @@ _APPLY: dict[str, Apply] = {
 def sentence(
     node: CompiledNode,
     sit: Situation,
-    ctx: Any,
+    ctx: Context,
     card: int,
     allowed: str,
     path: list[tuple[CompiledNode, int]],
@@ -374,7 +406,8 @@ def sentence(
         )
     if kind == "cinch":
         effect = cinch_effect(sit, node.param[1])
-        tricks = node.rule.tricks  # type: ignore[union-attr]
+        assert isinstance(node.rule, Cinch)
+        tricks = node.rule.tricks
         if effect == "win_if_last":
             return (
                 f"{player} played {played} but, holding a cinch ({tricks} sure tricks) and last "
@@ -422,7 +455,7 @@ def sentence(
     return f"{player} played {played}, which {node.rule.id} does not allow: {allowed}"
 
 
-def _no_exemption(node: CompiledNode, sit: Situation, ctx: Any) -> str:
+def _no_exemption(node: CompiledNode, sit: Situation, ctx: Context) -> str:
     """Why the partner-winning exemption did not free the player."""
     rule = node.rule
     assert isinstance(rule, Exempt)

@@ -10,7 +10,7 @@ wins. Card points (``scoring.points.plain`` / ``points.trump``) are a table by c
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any, TypeVar
 
 from baloot_conformance.family.engine.deck import Pack
@@ -19,7 +19,7 @@ _T = TypeVar("_T")
 _MEMO: dict[tuple[Hashable, ...], tuple[tuple[object, ...], Any]] = {}
 
 
-def memo(owners: tuple[object, ...], key: Hashable, build: Any) -> Any:
+def memo(owners: tuple[object, ...], key: Hashable, build: Callable[[], _T]) -> _T:
     """``build()`` once per set of owner objects (by identity) and ``key``: tables derived
     from immutable rulesets and packs. Each entry keeps its owners alive, so their ids are never
     reused while it exists."""
