@@ -13,12 +13,16 @@ computes, among the candidates, the cards it prefers. The stage then
 
 - *narrows*: the cards it prefers become the candidates, the stage becomes the rule a wrong card
   breaks, and ``then`` is evaluated;
-- *is unable* (it prefers cards, but the candidates hold none): ``otherwise`` is evaluated on the
-  same candidates;
+- *is unable* (it prefers cards, but the candidates hold none; or this reading prefers none, as a
+  ``beat`` with ``any``): ``otherwise`` is evaluated on the same candidates;
 - *frees* the player (an exemption, a free discard, a ``free`` terminal): the whole hand is legal
   and the evaluation ends, citing the stage;
-- *does not apply* under this ruleset's reading (``overruff: not_required``, a ``beat`` whose
-  option does not bind this trick): the node is passed over as if its guard had failed.
+- *does not apply* (``overruff: not_required``; ``exempt: unraised_only`` in a raised contract;
+  a ``ruff`` on a trump lead; a ``cinch`` for a player who holds none): the node is passed over
+  as if its guard had failed, and the next node of its list is tried;
+- *cannot be judged* (the ``cinch`` by ``sure_tricks`` without every active hand): passed over
+  too, and the decision says that a stage was not judged, for a checker to list the card as
+  unchecked.
 
 The rule cited for the cards left is the last stage that narrowed them; when none did, the last
 stage evaluated (the one that left every card free, which a trace counts). After the tree, the
@@ -26,7 +30,8 @@ nodes of ``after`` are applied one by one to the cards it left, each one "prefer
 among them (Bourré's cinch refines whatever following suit and trumping allowed).
 
 A profile changes a reading by replacing one stage rule (its option), or the tree as a whole.
-The mechanisms are :mod:`..engine.obligations`'; this module holds the data shape only.
+The mechanisms are :mod:`..engine.stages`' and :mod:`..engine.obligations`'; this module holds
+the data shape only.
 """
 
 from __future__ import annotations
