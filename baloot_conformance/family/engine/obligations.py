@@ -119,7 +119,17 @@ class PlayTable:
     def decide(self, hand: int, trick: tuple[int, ...], context: Context) -> int:
         """The legal cards of ``hand`` ORed with the decision's code (see the module's
         docstring): ``decide(...) >> card & 1`` says whether a card may be played next."""
-        return self._decide(hand, trick, context, None)
+        # _decide without its path, inline: this runs for every card of every hand checked.
+        sit = stages.situation(self.tricks, trick, context.seats, context.ring, context.active)
+        cands, cited, evaluated, unknown = _run(self._tree, hand, hand, sit, context, None)
+        if cited < 0:
+            cited = evaluated
+        for node in self._after:
+            cands, by, _, dark = _run((node,), cands, hand, sit, context, None)
+            unknown |= dark
+            if by >= 0:
+                cited = by
+        return cands | ((cited + 1) << _CODE_SHIFT) | (_UNKNOWN_BIT if unknown else 0)
 
     def _decide(
         self,
@@ -128,6 +138,8 @@ class PlayTable:
         context: Context,
         path: list[tuple[CompiledNode, int]] | None,
     ) -> int:
+        """:meth:`decide`, recording each node evaluated and its outcome in ``path`` (for a
+        sentence) unless it is ``None``."""
         sit = stages.situation(self.tricks, trick, context.seats, context.ring, context.active)
         cands, cited, evaluated, unknown = _run(self._tree, hand, hand, sit, context, path)
         if cited < 0:
@@ -141,7 +153,7 @@ class PlayTable:
 
     def legal(self, hand: int, trick: tuple[int, ...], context: Context) -> int:
         """The cards of ``hand`` that may be played next (never empty when ``hand`` is not)."""
-        return self._decide(hand, trick, context, None) & _CARD_BITS
+        return self.decide(hand, trick, context) & _CARD_BITS
 
     def rule_of(self, decided: int) -> str | None:
         """The ID of the rule behind a decision: the stage a wrong card breaks, or the one that
@@ -170,7 +182,7 @@ class PlayTable:
         same.
         """
         if hand >> card & 1:
-            decided = self._decide(hand, trick, context, None)
+            decided = self.decide(hand, trick, context)
             if decided >> card & 1:
                 return not decided & _UNKNOWN_BIT
         pack = self.pack
