@@ -66,7 +66,10 @@ _EXEMPTION = {
     "never": "never",
     "unraised_only": "unraised_only",
 }
-_TOPS = {"plain_ace": "plain_top", "trump_jack": "trump_top"}
+#: A led trump Jack never reaches the exemption (a trump lead is followed with trump): Baloot's
+#: ``trump_jack`` decides nothing there (engine/play.py keeps it "for completeness"), and the
+#: generic library has no such value.
+_TOPS = {"plain_ace": ["plain_top"], "trump_jack": []}
 _BEAT = {"must_beat": "must_beat", "any_trump": "any"}
 
 
@@ -99,7 +102,9 @@ def carried(ruleset: Ruleset) -> dict[str, Any]:
     play["hokum.ruff"]["option"] = p.hokum_ruff.option
     exemption = p.hokum_partner_winning
     play["hokum.partner_winning"]["option"] = _EXEMPTION[exemption.option]
-    play["hokum.partner_winning"]["certain_tops"] = [_TOPS[t] for t in exemption.certain_tops]
+    play["hokum.partner_winning"]["certain_tops"] = [
+        top for t in exemption.certain_tops for top in _TOPS[t]
+    ]
     play["hokum.overruff"]["option"] = p.hokum_overruff.option
     play["hokum.underruff"]["option"] = p.hokum_underruff.option
     play["hokum.trump_lead"]["opponent_winning"] = _BEAT[p.hokum_trump_lead.opponent_winning]
@@ -351,3 +356,53 @@ def test_hypothesis_positions_are_checked_alike(data: bytes) -> None:
         player = "NWSE"[context.player]
         verb = "led" if not trick else "played"
         assert caught.value.reason.startswith(f"{player} {verb} {card.code} but")
+
+
+# --- every reading of Baloot's stages changes a verdict -------------------------------------------
+
+
+def _reading(**changes: dict[str, Any]) -> PlaySection:
+    play = copy.deepcopy(base_document()["play"])
+    for key, fields in changes.items():
+        play[key].update(fields)
+    return build_play(play, ("sun", "hokum"))
+
+
+def _legal(section: PlaySection, trick: str, hand: str, leader: int = 0, **flags: bool) -> str:
+    """The legal cards of ``hand`` after ``trick`` (led by ``leader``), spades trump."""
+    g = generic("saudi")
+    t = play_table(section, g.pack, ContractKey("hokum", 0, **flags))
+    cards = tuple(g.pack.index[c] for c in trick.split())
+    return g.pack.format(t.legal(g.pack.parse(hand), cards, _context(g, cards, leader)), 0)
+
+
+def test_every_reading_of_the_exemption_changes_a_verdict() -> None:
+    # Spades trump. N leads AH, W plays 7H; S (N's partner, third hand) holds no heart: 7S 8D.
+    # N's AH is winning: the exemption frees S (any card) or S must ruff with 7S.
+    trick, hand = "AH 7H", "7S 8D"
+    exempt = "hokum.partner_winning"
+    assert _legal(_reading(**{exempt: {"option": "any_seat"}}), trick, hand) == "7S 8D"
+    assert _legal(_reading(**{exempt: {"option": "never"}}), trick, hand) == "7S"
+    last_or_top = {"option": "last_or_certain_top", "certain_tops": []}
+    assert _legal(_reading(**{exempt: last_or_top}), trick, hand) == "7S"  # third, not last
+    # E leads 7H, N takes it with AH, W plays 8H: S plays last, and is free.
+    assert _legal(_reading(**{exempt: last_or_top}), "7H AH 8H", hand, 3) == "7S 8D"
+    last_or_top["certain_tops"] = ["plain_top"]
+    assert _legal(_reading(**{exempt: last_or_top}), trick, hand) == "7S 8D"  # AH: a top
+    unraised = _reading(**{exempt: {"option": "unraised_only"}})
+    assert _legal(unraised, trick, hand) == "7S 8D"
+    assert _legal(unraised, trick, hand, raised=True) == "7S"
+    # Raised, the partner's trump binds as an opponent's: W leads 7H, S ruffs with 8S, E plays
+    # 8H; N (S's partner, last) holds JS 7S 8D and must over-ruff 8S with JS; unraised, free.
+    assert _legal(unraised, "7H 8S 8H", "JS 7S 8D", 1, raised=True) == "JS"
+    assert _legal(unraised, "7H 8S 8H", "JS 7S 8D", 1) == "JS 7S 8D"
+
+
+def test_every_reading_of_the_trump_lead_changes_a_verdict() -> None:
+    # Spades trump. N leads 9S, W plays 8S; S (N's partner) holds JS 7S: N is winning.
+    lead = "hokum.trump_lead"
+    assert _legal(_reading(), "9S 8S", "JS 7S") == "JS 7S"  # partner winning: any trump
+    assert _legal(_reading(**{lead: {"partner_winning": "must_beat"}}), "9S 8S", "JS 7S") == "JS"
+    # E leads 9S; N (E's opponent) holds JS 7S and must beat it, unless the reading says any.
+    assert _legal(_reading(), "9S", "JS 7S", 3) == "JS"
+    assert _legal(_reading(**{lead: {"opponent_winning": "any"}}), "9S", "JS 7S", 3) == "JS 7S"

@@ -178,12 +178,11 @@ def compile_node(
         node.param = rule.option == "forced"
     elif isinstance(rule, Exempt):
         tops = 0
-        for suit in range(len(pack.suits)):
-            cards = [i for i in range(pack.size) if pack.suit_of[i] == suit]
-            top = max(cards, key=lambda i: t.strength[i])
-            kind = "trump_top" if suit == t.trump else "plain_top"
-            if kind in rule.certain_tops:
-                tops |= 1 << top
+        if "plain_top" in rule.certain_tops:
+            for suit in range(len(pack.suits)):
+                if suit != t.trump:
+                    cards = [i for i in range(pack.size) if pack.suit_of[i] == suit]
+                    tops |= 1 << max(cards, key=lambda i: t.strength[i])
         node.param = (rule.option, tops, raised)
     elif isinstance(rule, LeadBan):
         banned = 0

@@ -134,9 +134,10 @@ class Exempt(Rule):
     """``any_seat``: always; ``last_or_certain_top``: as the last to play, or when the card led
     is a certain top; ``never``; ``unraised_only``: any seat in an unraised contract, and in a
     raised one the partner's winning card binds as an opponent's (the node is passed over)."""
-    certain_tops: tuple[Literal["plain_top", "trump_top"], ...] = ()
-    """The led cards that count as certain tops: the highest card of a plain suit, the highest
-    trump."""
+    certain_tops: tuple[Literal["plain_top"], ...] = ()
+    """The led cards that count as certain tops: ``plain_top``, the highest card of a plain
+    suit. (A led trump is a trump lead, followed with trump before any exemption is reached, so
+    the library has no trump value: Baloot's ``trump_jack`` decides nothing.)"""
 
 
 @dataclass(frozen=True, slots=True)
