@@ -453,3 +453,24 @@ def test_semantic_errors_name_their_json_pointer() -> None:
     ) in text
     assert "/play/head: play.head is reached by no node of play.obligations" in text
     assert "hint:" in text
+
+
+def test_a_card_not_held_is_refused_as_a_revoke() -> None:
+    refused = refusal(BOURRE, "D", "9D 3D 7C", "QS", "AS")
+    assert refused.rule_id == "play.follow"
+    assert refused.reason == "P2 played AS, which it does not hold (holds 9D 3D 7C)"
+
+
+def test_the_family_engine_loads_no_baloot_engine() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import baloot_conformance.family.engine.obligations\n"
+        "import baloot_conformance.family.rules.play_build\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('baloot_conformance.engine', "
+        "'baloot_conformance.btn', 'baloot_conformance.check', 'yaml'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
