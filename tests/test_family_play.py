@@ -453,6 +453,15 @@ def test_semantic_errors_name_their_json_pointer() -> None:
     ) in text
     assert "/play/head: play.head is reached by no node of play.obligations" in text
     assert "hint:" in text
+    # A lead ban names suits of the pack, or trump.
+    ban = copy.deepcopy(BOURRE)
+    ban["no_hearts"] = {"statement": "-", "sources": ["S"], "stage": "lead_ban", "suits": ["X"]}
+    ban["obligations"]["tree"].insert(0, {"rule": "no_hearts", "when": ["leading"]})
+    with pytest.raises(SpecError) as caught:
+        build_play(ban, ("bourre",), SUITS)
+    assert str(caught.value).splitlines()[0] == (
+        "/play/no_hearts/suits/0: 'X' is not a suit of the pack (S H D C) or trump"
+    )
 
 
 def test_a_card_not_held_is_refused_as_a_revoke() -> None:

@@ -32,15 +32,20 @@ _FIXED = ("obligations", "trick_winner")
 
 
 def build_play(
-    data: Mapping[str, Any], contracts: Collection[str] | None = None, pointer: str = "/play"
+    data: Mapping[str, Any],
+    contracts: Collection[str] | None = None,
+    suits: Collection[str] | None = None,
+    pointer: str = "/play",
 ) -> PlaySection:
     """The typed ``play`` section of ``data`` (the section's plain, schema-valid mapping).
 
-    ``contracts``: the ruleset's contract names, which a node's ``contracts`` must use (not
-    checked when ``None``). Raises :class:`SpecError` listing every problem, the first as its
-    message, each beginning with its JSON pointer.
+    ``contracts``: the ruleset's contract names, which a node's ``contracts`` must use;
+    ``suits``: the pack's suit letters, which a lead ban must use (either not checked when
+    ``None``). Raises :class:`SpecError` listing every problem, the first as its message, each
+    beginning with its JSON pointer.
     """
-    problems = [f"{where}: {what}" for where, what in play_problems(data, contracts, pointer)]
+    found = play_problems(data, contracts, suits, pointer)
+    problems = [f"{where}: {what}" for where, what in found]
     if problems:
         raise SpecError(
             problems[0],
@@ -67,7 +72,10 @@ def build_play(
 
 
 def play_problems(
-    data: Mapping[str, Any], contracts: Collection[str] | None = None, pointer: str = "/play"
+    data: Mapping[str, Any],
+    contracts: Collection[str] | None = None,
+    suits: Collection[str] | None = None,
+    pointer: str = "/play",
 ) -> Iterator[tuple[str, str]]:
     """The semantic problems of a schema-valid ``play`` section: (JSON pointer, message)."""
     for key in _FIXED:
@@ -80,6 +88,13 @@ def play_problems(
                 f"play.{key} names no stage of the library: expected one of "
                 f"{', '.join(STAGE_CLASSES)}",
             )
+        if key not in _FIXED and value.get("stage") == "lead_ban" and suits is not None:
+            for j, suit in enumerate(value.get("suits", ())):
+                if suit != "trump" and suit not in suits:
+                    yield (
+                        f"{pointer}/{_escape(key)}/suits/{j}",
+                        f"{suit!r} is not a suit of the pack ({' '.join(suits)}) or trump",
+                    )
     raw = data.get("obligations")
     if not isinstance(raw, Mapping):
         return
