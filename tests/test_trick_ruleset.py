@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -100,6 +103,40 @@ def test_every_shipped_trick_ruleset_loads(name: str) -> None:
 
 def test_baloot_s_shipped_rulesets_are_unchanged() -> None:
     assert list(shipped_rulesets()) == BALOOT_IDS
+
+
+def test_the_format_sniff_reads_the_first_key_line(tmp_path: Path) -> None:
+    from baloot_conformance.rules.loading import _declares_trick
+
+    cases = {
+        "a.yaml": "# a comment\n\n#format: trick-ruleset/1\nformat: trick-ruleset/1\n",
+        "b.yaml": "format: 'trick-ruleset/1'  # quoted\nid: b\n",
+        "c.yaml": "id: c\nformat: trick-ruleset/1\n",
+        "d.yaml": "format: baloot-ruleset/1\n",
+        "e.yaml": "formats: trick-ruleset/1\n",
+    }
+    found = {name: _declares_trick(write(tmp_path, text, name)) for name, text in cases.items()}
+    assert found == {
+        "a.yaml": True,
+        "b.yaml": True,
+        "c.yaml": False,
+        "d.yaml": False,
+        "e.yaml": False,
+    }
+
+
+def test_a_baloot_load_imports_nothing_of_the_family() -> None:
+    code = (
+        "import sys\n"
+        "from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets\n"
+        "load_ruleset('saudi'); shipped_rulesets()\n"
+        "print(sorted(m for m in sys.modules if '.family' in m or 'shared_loading' in m))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.strip() == "[]"
 
 
 def test_a_baloot_load_of_bourre_names_its_format() -> None:
@@ -286,7 +323,7 @@ BAD = [
     ("  teams:\n", "  teams:\n  teams:\n", "duplicate key", "  teams:\n  ^teams:"),
     ('version: "1.0.0"', "version: 1.0", "is a decimal number", "version: ^1.0"),
     # the schema
-    ("  draw.discards:\n", "  draw.discard:\n", "unknown key 'draw.discard'", "draw.discard:"),
+    ("  draw.discards:\n", "  draw.discard:\n", "did you mean 'draw.discards'?", "draw.discard:"),
     ("    option: none\n", "    option: pairs\n", "'pairs' is not one of: none, partners", "pairs"),
     ("    min: 2\n", "    min: two\n", "table.seats.min: expected integer", "min: ^two"),
     # the semantic checks

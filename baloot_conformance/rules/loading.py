@@ -116,7 +116,9 @@ def _declares_trick(file: Path) -> bool:
         with file.open("rb") as text:
             for line in text:
                 if line.strip() and not line.startswith(b"#"):
-                    return line.split(b"#")[0].strip() == b"format: " + TRICK_FORMAT.encode()
+                    key, _, value = line.split(b"#")[0].partition(b":")
+                    declared = value.strip().strip(b"'\"")
+                    return key == b"format" and declared == TRICK_FORMAT.encode()
     except OSError:
         pass
     return False
