@@ -412,6 +412,67 @@ def test_a_bad_file_is_refused_at_its_place(
         )
 
 
+#: The rule phases.draw.faceup_ace of bourre.yaml, whole.
+FACEUP_ACE_RULE = BOURRE_TEXT[
+    BOURRE_TEXT.index("  draw.faceup_ace:\n") : BOURRE_TEXT.index("  draw.lone_player:\n")
+]
+#: Problems of the phases, the scoring and the game: (old, new, words of one of the problems).
+BAD_SECTIONS = [
+    ("    option: session\n", "    option: target\n", "a target game needs its target"),
+    ("    option: session\n", "    option: session\n    hands: 4\n", "hands is not a parameter"),
+    ("    option: most_tricks\n", "    option: card_points\n", "there is no scoring.points.plain"),
+    ("kinds: [ante, deal, draw", "kinds: [deal, draw", "the pipeline has no pot"),
+    (
+        FACEUP_ACE_RULE,
+        "",
+        "no phases.draw.faceup_ace says what an Ace does",
+    ),
+    ("    faceup: dealer_last\n", "    faceup: none\n", "trump is the face-up card's suit"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "words"), BAD_SECTIONS, ids=[b[2] for b in BAD_SECTIONS])
+def test_the_sections_agree_with_each_other(tmp_path: Path, old: str, new: str, words: str) -> None:
+    error = error_of(mutated(tmp_path, old, new))
+    assert any(words in p.message for p in (error, *error.problems)), error.problems
+
+
+def test_discard_limits_by_table_size_are_checked(tmp_path: Path) -> None:
+    body = (
+        "phases:\n  draw.discards:\n    statement: Limits.\n    sources: [JORISL]\n"
+        "    max: 4\n    by_players:\n      - {players: 7, max: 5}\n"
+        "      - {players: 7, max: 3}\n"
+        "table:\n  seats:\n    statement: Two to six.\n    sources: [JORISL]\n"
+        "    min: 2\n    max: 6\n"
+    )
+    error = error_of(write(tmp_path, profile(body)))
+    found = [(str(p.location).rpartition("mine.yaml:")[2], p.message) for p in error.problems]
+    assert found == [
+        (
+            "11:19",
+            "phases.draw.discards.by_players[0].players: a limit for 7 players, at a "
+            "table of 2 to 6",
+        ),
+        ("11:27", "phases.draw.discards.by_players[0].max: 5 discards, above the general limit 4"),
+        (
+            "12:19",
+            "phases.draw.discards.by_players[1].players: a limit for 7 players, at a "
+            "table of 2 to 6",
+        ),
+        ("12:19", "phases.draw.discards.by_players[1].players: a second limit for 7 players"),
+    ]
+
+
+def test_fixed_seat_names_are_as_many_as_the_seats(tmp_path: Path) -> None:
+    body = (
+        "table:\n  seats:\n    statement: Four named seats.\n    sources: [JORISL]\n"
+        '    min: 2\n    max: 8\n    names: ["N", "E", "S", "W"]\n'
+    )
+    error = error_of(write(tmp_path, profile(body)))
+    assert error.message == "table.seats.names: 4 fixed names for 2 to 8 seats"
+    assert str(error.location).endswith("mine.yaml:11:12")
+
+
 def test_seats_out_of_order_and_a_misspelt_cinch_parameter(tmp_path: Path) -> None:
     error = error_of(mutated(tmp_path, "    min: 2\n    max: 8\n", "    min: 8\n    max: 7\n"))
     assert error.message == "table.seats.min: min 8 is more than max 7"
