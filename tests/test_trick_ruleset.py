@@ -17,7 +17,11 @@ from jsonschema import Draft202012Validator
 
 from baloot_conformance.errors import SpecError, UnreadableInputError
 from baloot_conformance.family.rules import loading
-from baloot_conformance.family.rules.loading import load_trick_ruleset, shipped_trick_rulesets
+from baloot_conformance.family.rules.loading import (
+    load_trick_ruleset,
+    resolved_trick_yaml,
+    shipped_trick_rulesets,
+)
 from baloot_conformance.family.rules.model import TrickRuleset
 from baloot_conformance.family.rules.validation import trick_schema
 from baloot_conformance.resources import spec_path
@@ -212,6 +216,13 @@ def test_the_digest_hashes_the_resolved_document(bourre: TrickRuleset, tmp_path:
     assert load_trick_ruleset(write(tmp_path, BOURRE_TEXT)).digest == bourre.digest
     retitled = mutated(tmp_path, "title: Bourré, the common rules", "title: Bourré (copy)")
     assert load_trick_ruleset(retitled).digest != bourre.digest
+
+
+@pytest.mark.parametrize("name", sorted(shipped_trick_rulesets()))
+def test_the_resolved_yaml_loads_back_to_the_same_ruleset(name: str, tmp_path: Path) -> None:
+    ruleset = load_trick_ruleset(name)
+    again = load_trick_ruleset(write(tmp_path, resolved_trick_yaml(ruleset), f"{name}.yaml"))
+    assert again.digest == ruleset.digest and again.lineage == (name,)
 
 
 def test_a_profile_replaces_only_what_it_names(bourre: TrickRuleset) -> None:

@@ -49,7 +49,7 @@ from baloot_conformance.rules.shared_loading import (
     read_document,
     replace_subtrees,
 )
-from baloot_conformance.rules.strict_yaml import Path_
+from baloot_conformance.rules.strict_yaml import Path_, dump_yaml
 from baloot_conformance.version import __version__
 
 #: The sections whose rules a profile replaces one by one (the others' entries are whole).
@@ -349,3 +349,12 @@ def load_trick_ruleset(reference: str | Path) -> TrickRuleset:
     """
     doc = _load_checked(reference)
     return typed_trick_ruleset(doc.data, doc.path, doc.lineage, digest_of(doc.data))
+
+
+def resolved_trick_yaml(ruleset: TrickRuleset) -> str:
+    """The resolved ruleset as YAML text that loads back to the same ruleset (``spec show``)."""
+    header = (
+        f"# {ruleset.id} {ruleset.version}, resolved from {' <- '.join(ruleset.lineage)}\n"
+        f"# digest {ruleset.digest}\n"
+    )
+    return header + dump_yaml(ruleset.document)
