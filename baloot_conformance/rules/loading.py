@@ -86,13 +86,42 @@ def _read_document(path: Path) -> _Document:
 
 def shipped_rulesets() -> dict[str, Path]:
     """The shipped rulesets and profiles: id -> file."""
+    return shipped_files()
+
+
+#: The trick family's format (``spec/rulesets/bourre.yaml``): its files are shipped beside
+#: Baloot's, and :mod:`baloot_conformance.family.rules.loading` reads them, never this module.
+TRICK_FORMAT = "trick-ruleset/1"
+
+
+def shipped_files(fmt: str = FORMAT) -> dict[str, Path]:
+    """The shipped files of one format (Baloot's, or :data:`TRICK_FORMAT`): id -> file. A
+    file is the trick family's when its first key line says so (:func:`_declares_trick`);
+    every other file is Baloot's, as before the family existed."""
     found: dict[str, Path] = {}
     for folder in SHIPPED_FOLDERS:
         directory = spec_path(folder)
         if directory.is_dir():
             for file in sorted(directory.glob("*.yaml")):
-                found.setdefault(file.stem, file)
+                if _declares_trick(file) == (fmt == TRICK_FORMAT):
+                    found.setdefault(file.stem, file)
     return found
+
+
+@cache
+def _declares_trick(file: Path) -> bool:
+    """Whether a shipped file's first key line is ``format: trick-ruleset/1``: read up to it
+    (its header comment, a dozen lines), never parsed, once per file and run."""
+    try:
+        with file.open("rb") as text:
+            for line in text:
+                if line.strip() and not line.startswith(b"#"):
+                    key, _, value = line.split(b"#")[0].partition(b":")
+                    declared = value.strip().strip(b"'\"")
+                    return key == b"format" and declared == TRICK_FORMAT.encode()
+    except OSError:
+        pass
+    return False
 
 
 def _is_path_reference(reference: str) -> bool:
@@ -110,14 +139,28 @@ def _locate(reference: str, relative_to: Path | None, where: Location | None) ->
     shipped = shipped_rulesets()
     if name in shipped:
         return shipped[name]
-    close = difflib.get_close_matches(name, list(shipped), n=1)
     error = UnreadableInputError if where is None else SpecError
+    if name in shipped_files(TRICK_FORMAT):
+        raise _trick_ruleset_error(name, where)
+    close = difflib.get_close_matches(name, list(shipped), n=1)
     raise error(
         f"no ruleset named {name!r}",
         location=where,
         hint=(f"did you mean {close[0]!r}? " if close else "")
         + f"shipped rulesets: {', '.join(shipped)}; "
         + "a ruleset file of your own is given by its path (--ruleset PATH)",
+    )
+
+
+def _trick_ruleset_error(name: str, where: Location | None) -> BalootError:
+    """The error for a Baloot load of a trick ruleset (``bourre``): it names the format."""
+    error = UnreadableInputError if where is None else SpecError
+    return error(
+        f"{name} is a {TRICK_FORMAT} ruleset: the Baloot tools read {FORMAT} rulesets only",
+        location=where,
+        hint="trick rulesets are loaded by the trick family "
+        "(baloot_conformance.family.rules.loading.load_trick_ruleset); Baloot rulesets: "
+        + ", ".join(shipped_rulesets()),
     )
 
 
@@ -176,6 +219,9 @@ def _resolve(path: Path, chain: tuple[Path, ...], where: Location | None) -> _Do
             hint=f"start with 'format: {FORMAT}'",
         )
     fmt = doc.data.get("format")
+    if fmt == TRICK_FORMAT:
+        trick = _trick_ruleset_error(str(doc.data.get("id", path.stem)), None)
+        raise SpecError(trick.message, location=doc.values[("format",)], hint=trick.hint)
     if fmt != FORMAT:
         raise SpecError(
             f"format: {'missing' if fmt is None else repr(fmt) + ' is not supported'}; "

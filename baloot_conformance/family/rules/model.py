@@ -173,9 +173,20 @@ class Deal(Rule):
 class Declare(Rule):
     """Before the draw, each player says whether he plays (and how many he discards) or passes."""
 
-    option: Literal["in_turn", "simultaneous"]
-    """``in_turn``: one at a time from the dealer's next seat; ``simultaneous``: all at once
-    (a transcript may list them in any order)."""
+    option: Literal["in_turn", "intent_then_draw", "simultaneous"]
+    """``in_turn``: one at a time from the dealer's next seat, each saying play (with how many
+    cards he discards, and served at once) or pass; ``intent_then_draw``: every player says
+    play or pass first, then those in discard and draw in a second round, in the same order;
+    ``simultaneous``: all say play or pass at once (a transcript may list them in any order),
+    then draw in turn."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardLimit:
+    """A lower discard limit at one table size (``{players: 7, max: 3}``)."""
+
+    players: int
+    max: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,19 +194,24 @@ class Discards(Rule):
     """How many cards a player who plays may discard and draw."""
 
     max: int
-    by_players: Mapping[int, int] = field(default_factory=dict)
-    """A lower limit at some table sizes: ``{7: 3}`` (seven players: three at most)."""
+    by_players: tuple[DiscardLimit, ...] = ()
+    """Lower limits at some table sizes (seven players: three at most)."""
+
+    def limit(self, players: int) -> int:
+        """The most cards a player may discard at a table of ``players``."""
+        return next((d.max for d in self.by_players if d.players == players), self.max)
 
 
 @dataclass(frozen=True, slots=True)
 class Refill(Rule):
     """What the dealer deals from once the stock is used up."""
 
-    option: Literal["reshuffle_discards", "none"]
-    """``reshuffle_discards``: the discards (and folded hands) are gathered, shuffled and dealt
-    on; ``none``: a player may discard no more than the stock holds."""
+    option: Literal["reshuffle_discards", "folded_first", "none"]
+    """``reshuffle_discards``: the discards are gathered, shuffled and dealt on;
+    ``folded_first``: the folded hands are gathered, shuffled and dealt on, then (when they too
+    run out) the discards; ``none``: a player may discard no more than the stock holds."""
     exclude_own: bool = False
-    """The gathered cards leave out those of the player being served."""
+    """The gathered discards leave out those of the player being served."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,9 +269,10 @@ class Outcome(Rule):
 
 @dataclass(frozen=True, slots=True)
 class PotTie(Rule):
-    option: Literal["carry", "replay"]
-    """No strict winner: ``carry``: the pot stays for the next hand; ``replay``: the hand is
-    dealt again, the players who tied for most tricks alone staying in."""
+    option: Literal["carry"]
+    """No strict winner: ``carry``: the pot stays for the next hand, the antes are added to it
+    (who antes: :class:`Ante`'s ``exempt``). Every source read carries the pot (a "replay"
+    among the tied players alone is none's reading)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,6 +286,9 @@ class Payment(Rule):
 class PotLimit(Rule):
     chips: int
     """The most a payment into the pot may be; 0: no limit."""
+    caps: Literal["payments", "payments_and_winnings"] = "payments"
+    """``payments``: the limit caps the bourré and renege payments; ``payments_and_winnings``:
+    the winner too takes at most the limit, the rest of the pot carrying to the next hand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,8 +370,8 @@ class TrickRuleset:
 
         for name in ("table", "contracts", "phases", "play", "scoring", "game"):
             holder = getattr(self, name)
-            if isinstance(holder, Mapping):
-                yield from holder.values()
+            if isinstance(holder, Mapping):  # the contracts (the play section's stand-in)
+                yield from (v for v in holder.values() if isinstance(v, Rule))
                 continue
             for f in dataclasses.fields(holder):
                 value = getattr(holder, f.name)
