@@ -5,19 +5,20 @@ indices (:mod:`.pack`). They are small frozen records, as in the Baloot engine, 
 checker builds them from a transcript's statements and a playout from ``legal_actions``.
 
 :class:`PlayRules` is what the hand asks of the obligation engine for one contract and trump:
-the legal cards, the rule a wrong card breaks, and a trick's winner. :class:`TrickContext`
-carries what a stage may need beyond the hand and the trick: the Bourré cinch needs every
-active hand (the referee's view).
+the legal cards, the rule a wrong card breaks, and a trick's winner; ``TrickContext`` is the
+obligations' ``Context``, what a stage may need beyond the hand and the trick (the Bourré cinch
+needs every active hand: the referee's view).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
+from baloot_conformance.family.engine.deck import Pack
 from baloot_conformance.family.engine.ledger import Seat
-from baloot_conformance.family.engine.pack import Pack, Ring
+from baloot_conformance.family.engine.obligations import Context as TrickContext
 from baloot_conformance.family.rules.model import TrickRuleset
 
 # --- actions --------------------------------------------------------------------------------
@@ -116,28 +117,6 @@ def _codes(pack: Pack, cards: Sequence[int]) -> str:
 # --- the obligation engine's face -----------------------------------------------------------
 
 
-class TrickContext(NamedTuple):
-    """What a card's legality may depend on beyond the hand and the trick's cards (a named
-    tuple: one is made for every card). The fields are those of the generic engine's
-    ``obligations.Context``, which replaces it at the merge."""
-
-    seats: tuple[Seat, ...]
-    """The seat of each card of the trick, in order, then the player's seat."""
-    ring: Ring
-    active: int | None = None
-    """The seats still in the hand (bit ``i`` for seat ``i``); ``None``: every seat."""
-    hands: tuple[int | None, ...] | None = None
-    """Every seat's cards (the referee's view, which the cinch needs); ``None``: unknown."""
-    gone: int = 0
-    """The cards played in the tricks before this one."""
-    won: int = 0
-    """How many tricks the player has taken so far."""
-
-    @property
-    def player(self) -> Seat:
-        return self.seats[-1]
-
-
 class PlayRules(Protocol):
     """The obligations of one contract and trump (the generic engine's ``PlayTable``)."""
 
@@ -145,8 +124,9 @@ class PlayRules(Protocol):
         """The cards of ``hand`` that may be played to ``trick`` (the cards so far)."""
         ...
 
-    def check(self, hand: int, trick: tuple[int, ...], context: TrickContext, card: int) -> None:
-        """Raise :class:`IllegalAction` citing the stage a wrong ``card`` breaks."""
+    def check(self, hand: int, trick: tuple[int, ...], context: TrickContext, card: int) -> bool:
+        """Raise :class:`IllegalAction` citing the stage a wrong ``card`` breaks; whether the
+        card was judged in full (``False``: a stage lacked a hand it needs)."""
         ...
 
     def winner(self, trick: tuple[int, ...]) -> int:

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Any
 
 from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.family.engine.actions import Action, Declare, Discard, Draw, Reshuffle
+from baloot_conformance.family.engine.deck import Pack, cards_of
 from baloot_conformance.family.engine.ledger import Ledger, Seat
-from baloot_conformance.family.engine.pack import Pack, cards_of, mask_of
+from baloot_conformance.family.engine.pack import mask_of
 from baloot_conformance.family.rules.model import TrickRuleset
 
 # --- the draw -------------------------------------------------------------------------
@@ -116,11 +116,7 @@ class DrawPhase:
         rule = self.rules.phases.discards
         if rule is None:
             return 0
-        limit = getattr(rule, "limit", None)
-        if limit is not None:  # the format's Discards.limit(players), once merged
-            return int(limit(self.ledger.players))
-        by_players: Any = rule.by_players
-        return int(by_players.get(self.ledger.players, rule.max))
+        return rule.limit(self.ledger.players)
 
     def _must_play(self, seat: Seat) -> bool:
         """``phases.draw.faceup_ace``: the dealer may not pass on a face-up Ace."""

@@ -53,9 +53,9 @@ from baloot_conformance.family.engine.actions import (
     PlayCompiler,
     PlayRules,
     Reshuffle,
-    TrickContext,
     describe,
 )
+from baloot_conformance.family.engine.deck import Ring, cards_of
 from baloot_conformance.family.engine.draw import DrawPhase
 from baloot_conformance.family.engine.ledger import (
     Ledger,
@@ -65,7 +65,10 @@ from baloot_conformance.family.engine.ledger import (
     penalty_due,
     settle,
 )
-from baloot_conformance.family.engine.pack import Ring, cards_of, mask_of, pack_of, ring_of
+from baloot_conformance.family.engine.obligations import Context as TrickContext
+from baloot_conformance.family.engine.obligations import ContractKey, play_table
+from baloot_conformance.family.engine.obligations import IllegalAction as IllegalCard
+from baloot_conformance.family.engine.pack import mask_of, pack_of, ring_of
 from baloot_conformance.family.rules.model import TrickRuleset
 
 __all__ = [
@@ -119,7 +122,7 @@ class TrickHand(DrawPhase):
         self,
         rules: TrickRuleset,
         ledger: Ledger,
-        compile: PlayCompiler,
+        compile: PlayCompiler | None = None,
         *,
         names: Sequence[str] | None = None,
     ) -> None:
@@ -132,7 +135,7 @@ class TrickHand(DrawPhase):
             )
         self.rules = rules
         self.ledger = ledger
-        self.compile = compile
+        self.compile = compile_play if compile is None else compile
         self.pack = pack_of(rules)
         self.ring = Ring(tuple(names)) if names is not None else ring_of(rules, ledger.players)
         self.names = self.ring.names
@@ -173,7 +176,11 @@ class TrickHand(DrawPhase):
 
     @classmethod
     def shuffled(
-        cls, rules: TrickRuleset, ledger: Ledger, compile: PlayCompiler, rng: random.Random
+        cls,
+        rules: TrickRuleset,
+        ledger: Ledger,
+        compile: PlayCompiler | None,
+        rng: random.Random,
     ) -> TrickHand:
         """A hand dealt from a pack shuffled by ``rng``: the deal, the draws and the
         reshuffles are then the single legal action of their turn."""
@@ -561,7 +568,10 @@ class TrickHand(DrawPhase):
         if not self.legal_cards() >> action.card & 1:
             assert self.play_rules is not None
             seat = action.seat
-            self.play_rules.check(self.hands[seat], self.trick, self.context(), action.card)
+            try:
+                self.play_rules.check(self.hands[seat], self.trick, self.context(), action.card)
+            except IllegalCard as error:
+                raise IllegalAction(error.rule_id, error.reason) from None
             raise AssertionError("the obligations' check accepted a card their legal set refuses")
 
     def _apply_play(self, action: Play) -> None:
@@ -633,6 +643,11 @@ class TrickHand(DrawPhase):
 
     def _code(self, card: int) -> str:
         return self.pack.codes[card] if 0 <= card < self.pack.size else f"card {card}"
+
+
+def compile_play(rules: TrickRuleset, contract: str, trump: int | None) -> PlayRules:
+    """The generic engine's obligations of ``contract`` with ``trump`` (compiled once)."""
+    return play_table(rules.play, pack_of(rules), ContractKey(contract, trump))
 
 
 _PLAYS: dict[Seat, tuple[Play, ...]] = {}

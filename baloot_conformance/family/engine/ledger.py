@@ -174,7 +174,11 @@ def settle(
         elif len(leaders) == 1:
             winner = leaders[0]
             won = hand_pot
-            if limit and _caps(ruleset) == "payments_and_winnings":
+            if (
+                limit
+                and scoring.limit is not None
+                and scoring.limit.caps == "payments_and_winnings"
+            ):
                 won = min(hand_pot, limit)
             chips[winner] += won
             next_pot = hand_pot - won
@@ -211,9 +215,3 @@ def settle(
         reneges=renege,
         next=following,
     )
-
-
-def _caps(ruleset: TrickRuleset) -> str:
-    """``scoring.pot.limit`` ``caps``: what the limit caps (the payments; or the winnings too).
-    (Read by name until the merge brings the typed field; then ``rule.caps``.)"""
-    return str(getattr(ruleset.scoring.limit, "caps", "payments"))

@@ -34,7 +34,7 @@ def choose(actions: list[Action], rng: random.Random) -> Action:
 
 
 def random_hand(
-    rules: TrickRuleset, ledger: Ledger, compile: PlayCompiler, rng: random.Random
+    rules: TrickRuleset, ledger: Ledger, compile: PlayCompiler | None, rng: random.Random
 ) -> TrickHand:
     """A complete hand from ``ledger``'s state, every decision a legal one drawn by ``rng``."""
     hand = TrickHand.shuffled(rules, ledger, compile, rng)
@@ -47,7 +47,7 @@ def random_session(
     rules: TrickRuleset,
     players: int,
     hands: int,
-    compile: PlayCompiler,
+    compile: PlayCompiler | None,
     seed: int,
     *,
     start: Ledger | None = None,
