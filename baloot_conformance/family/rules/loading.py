@@ -274,9 +274,10 @@ def _section(cls: Any, data: Mapping[str, Any], section: str) -> Any:
 
 
 def _play(data: Mapping[str, Any]) -> Any:
-    """The ``play`` section. STAND-IN until ``family/rules/play_build.py`` lands (the generic
-    engine's ``play_section(data) -> PlaySection``): the validated plain mapping, read-only."""
-    return types.MappingProxyType(dict(data))
+    """The ``play`` section, typed by the generic engine's :func:`.play_build.build_play`."""
+    from baloot_conformance.family.rules.play_build import build_play
+
+    return build_play(data)
 
 
 def typed_trick_ruleset(
