@@ -166,15 +166,16 @@ class BourrePlay:
     def legal(self, hand: int, trick: tuple[int, ...], context: TrickContext) -> int:
         return self._decide(hand, trick)[0]
 
-    def check(self, hand: int, trick: tuple[int, ...], context: TrickContext, card: int) -> None:
+    def check(self, hand: int, trick: tuple[int, ...], context: TrickContext, card: int) -> bool:
         legal, rule_id, what = self._decide(hand, trick)
-        if not legal >> card & 1:
-            name = context.ring.names[context.player]
-            raise IllegalAction(
-                rule_id,
-                f"{name} played {self.pack.codes[card]} but must {what} with "
-                f"{self.pack.format(legal)} (holds {self.pack.format(hand)})",
-            )
+        if legal >> card & 1:
+            return True
+        name = context.ring.names[context.player]
+        raise IllegalAction(
+            rule_id,
+            f"{name} played {self.pack.codes[card]} but must {what} with "
+            f"{self.pack.format(legal)} (holds {self.pack.format(hand)})",
+        )
 
     def winner(self, trick: tuple[int, ...]) -> int:
         led = self.pack.suit_of[trick[0]]

@@ -145,8 +145,9 @@ class PlayRules(Protocol):
         """The cards of ``hand`` that may be played to ``trick`` (the cards so far)."""
         ...
 
-    def check(self, hand: int, trick: tuple[int, ...], context: TrickContext, card: int) -> None:
-        """Raise :class:`IllegalAction` citing the stage a wrong ``card`` breaks."""
+    def check(self, hand: int, trick: tuple[int, ...], context: TrickContext, card: int) -> bool:
+        """Raise :class:`IllegalAction` citing the stage a wrong ``card`` breaks; whether the
+        card was judged in full (``False``: a stage lacked a hand it needs)."""
         ...
 
     def winner(self, trick: tuple[int, ...]) -> int:
