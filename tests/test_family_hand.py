@@ -408,6 +408,8 @@ def test_a_renege_is_played_reported_and_penalised() -> None:
     assert error.rule_id == "scoring.pot.renege" and "pays 3 into the next pot" in error.reason
     hand.push(Penalty(2, 3))
     assert hand.settlement is not None and hand.settlement.reneges == {2: 3}
+    assert hand.tricks == {1: 0, 2: 2, 0: 3} and hand.settlement.bourre == {1: 3}
+    assert hand.settlement.pays == {1: 3, 2: 3} and hand.settlement.taken == {0: 3}
     assert hand.settlement.next.total() == 0
 
 

@@ -26,8 +26,15 @@ the ruleset's pipeline (``phases.pipeline``), each kind under its rule IDs:
 ``settle`` [scoring.*]
     a reneger's :class:`Penalty` [scoring.pot.renege], then :func:`~.ledger.settle`.
 
-A renege is a *penalised* event: :meth:`TrickHand.force_play` reports the illegal card and
-plays it anyway, and the settle phase then asks for the penalty the rule sets.
+Penalised events: the kit reports the offence, and the hand goes on under the penalty the
+rules set, so that the settlement can be checked against them. A renege:
+:meth:`TrickHand.force_play` returns the illegal card's error and plays it, and the settle
+phase asks for the payment [scoring.pot.renege]; a renege corrected at once:
+:meth:`TrickHand.correct_renege` (no payment, no pot, the next deal lost); a premature
+announcement: :meth:`TrickHand.force_declare` (the next deal lost) [table.dealer.rotation].
+
+The obligations come from outside too: ``compile(ruleset, contract, trump)`` gives the
+:class:`PlayRules` of the hand once its trump is known (the generic engine's ``PlayTable``).
 
 Zones: every card is in one of the stock, a hand, the discards (by who discarded it) or the
 folded hands; :meth:`TrickHand.where` says which, for messages. Cards are indices of the

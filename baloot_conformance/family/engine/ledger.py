@@ -92,6 +92,19 @@ class Settlement:
     """``scoring.pot.renege``: what each reneger paid into the next pot."""
     next: Ledger = field(repr=False)
 
+    @property
+    def taken(self) -> dict[Seat, int]:
+        """What each seat took from the pot (a transcript's ``= pot`` claim)."""
+        return {} if self.winner is None else {self.winner: self.won}
+
+    @property
+    def pays(self) -> dict[Seat, int]:
+        """What each seat paid into the next pot, bourré and renege together (``= pays``)."""
+        paid = dict(self.bourre)
+        for seat, chips in self.reneges.items():
+            paid[seat] = paid.get(seat, 0) + chips
+        return paid
+
 
 def ante_due(ruleset: TrickRuleset, ledger: Ledger) -> tuple[tuple[Seat, int], ...]:
     """``phases.ante``: each seat dealt in and not exempt, with the chips it pays, in order."""
