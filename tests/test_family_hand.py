@@ -84,6 +84,19 @@ def test_the_table_has_two_to_eight_seats_named_in_play_order() -> None:
     assert ring_of(baloot_like, 4).names == ("N", "W", "S", "E")
 
 
+def test_the_hand_follows_the_pipeline_it_is_given() -> None:
+    bare = rule("phases.pipeline", m.Pipeline, kinds=("deal", "tricks", "settle"))
+    hand = TrickHand(bourre_rules(pipeline=bare), Ledger.start(3, pot=4), compile_play)
+    assert hand.phase == "deal" and hand.legal_actions() == []
+    hand.push(Deal(tuple(c(text) for text in THREE)))
+    assert hand.phase == "tricks" and hand.active == (1, 2, 0) and hand.to_act() == 1
+    play_out(hand)
+    assert hand.settlement is not None and hand.settlement.won == 4 and hand.paid == {}
+    points = rule("scoring.outcome", m.Outcome, option="card_points")
+    with pytest.raises(ValueError, match="settlement is by most tricks"):
+        TrickHand(bourre_rules(outcome=points), Ledger.start(3), compile_play)
+
+
 # --- ante -----------------------------------------------------------------------------------
 
 

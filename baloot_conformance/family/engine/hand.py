@@ -140,6 +140,11 @@ class TrickHand(DrawPhase):
                 f"{ledger.players} players at the table; {rules.id} is played by {seats.min} "
                 f"to {seats.max}",
             )
+        if rules.scoring.outcome.option != "most_tricks":
+            raise ValueError(
+                f"{rules.id}: the pot's settlement is by most tricks; scoring.outcome "
+                f"{rules.scoring.outcome.option} has no settlement of its own yet"
+            )
         self.rules = rules
         self.ledger = ledger
         self.compile = compile_play if compile is None else compile
