@@ -543,6 +543,12 @@ def test_a_premature_announcement_is_void_and_costs_the_next_deal() -> None:
             assert hand.force_declare(Declare(seat, True, 0)) is None
         play_out(hand)
         assert hand.settlement is not None and hand.settlement.next.forfeit == lost
+    hand = hand_of(RULES, THREE)
+    hand.announce_early(0)
+    assert hand.premature == [0]
+    with pytest.raises(IllegalAction) as caught:
+        hand.announce_early(1)  # its turn: not early
+    assert caught.value.rule_id == "table.dealer.rotation"
 
 
 def test_an_action_out_of_its_phase_is_refused_in_words() -> None:

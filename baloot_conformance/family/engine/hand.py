@@ -360,19 +360,33 @@ class TrickHand(DrawPhase):
         try:
             self.push(action)
         except IllegalAction as error:
-            early = (
-                self.phase == "draw"
-                and not self.agenda
-                and self._declare_rule() != "simultaneous"
-                and action.seat in self.dealt_in
-                and action.seat not in self.declared
-                and action.seat != self.to_act()
-            )
-            if not early:
+            if not self._may_announce_early(action.seat):
                 raise
             self.premature.append(action.seat)
             return error
         return None
+
+    def announce_early(self, seat: Seat) -> None:
+        """``seat`` announced its play, pass or discards before its turn (a transcript's
+        premature announcement, recorded without the words): the penalty of
+        :meth:`force_declare`."""
+        if not self._may_announce_early(seat):
+            raise IllegalAction(
+                "table.dealer.rotation",
+                f"{self.seat_name(seat)} cannot announce early now: an announcement is early "
+                "when a seat still to declare speaks before its turn",
+            )
+        self.premature.append(seat)
+
+    def _may_announce_early(self, seat: Seat) -> bool:
+        return (
+            self.phase == "draw"
+            and not self.agenda
+            and self._declare_rule() != "simultaneous"
+            and seat in self.dealt_in
+            and seat not in self.declared
+            and seat != self.to_act()
+        )
 
     def correct_renege(self, seat: Seat) -> None:
         """``seat`` played a card it may not and took it back before the next card (the
