@@ -58,9 +58,14 @@ class HandBuilder:
         errors: _Errors,
     ) -> None:
         self.table = table
-        self.seat_set = frozenset(table.seats)
-        self.rank = {card: i for i, card in enumerate(table.pack)}
-        self.seat_rank = {seat: i for i, seat in enumerate(table.seats)}
+        orders = _ORDERS.get(id(table))
+        if orders is None or orders[0] is not table:
+            if len(_ORDERS) > 64:
+                _ORDERS.clear()
+            rank = {card: i for i, card in enumerate(table.pack)}
+            seat_rank = {seat: i for i, seat in enumerate(table.seats)}
+            orders = _ORDERS[id(table)] = (table, rank, seat_rank, frozenset(table.seats))
+        _, self.rank, self.seat_rank, self.seat_set = orders
         self.number = number
         self.prefix = f"h{number}"
         self.location = location
@@ -343,14 +348,23 @@ class HandBuilder:
             self.discarded[card] = stmt[2]
         own = self.hands.get(seat, set())
         for card in received:
+            clash: str | None = None
             if self.reshuffled:  # the gathered cards are dealt on: only its own hand is known
-                clash = stmt[2] if card in own - set(discards) else self.received.get(card)
+                if card in own - set(discards):
+                    clash = f"{seat} holds it"
+                elif card in self.received:
+                    clash = f"received on line {self.received[card]}"
             else:
                 dealt = self.dealt.get(card)
-                clash = dealt[1] if dealt else self.received.get(card, self.discarded.get(card))
+                if card in self.received:
+                    clash = f"received on line {self.received[card]}"
+                elif card in self.discarded:
+                    clash = f"discarded on line {self.discarded[card]}"
+                elif dealt is not None:
+                    clash = f"dealt on line {dealt[1]}"
             if clash is not None:
                 raise self.fail(
-                    f"{seat} receives {card}, which is already out (line {clash})",
+                    f"{seat} receives {card}, which is already out ({clash})",
                     stmt,
                     hint="the cards received come from the stock: no card dealt, discarded or "
                     "received before (until a 'reshuffle')",
@@ -555,6 +569,11 @@ class HandBuilder:
             comment=self.comment,
             location=self.location,
         )
+
+
+#: The orders of the tables read lately (a reader builds one builder per hand): by the
+#: table's identity, with the table itself so that a reused identity is not mistaken.
+_ORDERS: dict[int, tuple[Table, dict[str, int], dict[str, int], frozenset[str]]] = {}
 
 
 def _pack_text(pack: tuple[str, ...]) -> str:

@@ -101,7 +101,7 @@ def _tree_statement(tree: Tree[Any]) -> Stmt:
         values = (seats[0],) + ((of("WORD")[0],) if kind == "penalty_stmt" else ())
     elif kind == "ante_stmt":
         values = (_pairs(kids),)
-    elif kind in ("deal_stmt", "legal_claim"):
+    elif kind == "deal_stmt":
         values = (seats[0], cards)
     elif kind == "faceup_stmt":
         values = (seats[0], cards[0])
@@ -128,13 +128,12 @@ def _tree_statement(tree: Tree[Any]) -> Stmt:
         values = (ints[0], seats[0], ints[1] if len(ints) > 1 else None)
     elif kind == "legal_claim":
         name = "=legal"
+        values = (seats[0], cards)
     elif kind in ("tricks_claim", "pot_claim", "pays_claim", "score_claim"):
         name = "=" + kind.removesuffix("_claim")
         values = (_pairs(kids),)
     else:  # pragma: no cover - the grammar has no other statement
         raise AssertionError(kind)
-    if kind == "legal_claim":
-        values = (seats[0], cards)
     return (name, values, 0, 0, comment)
 
 

@@ -308,8 +308,8 @@ def _word_at(text: str, word: str, start: int) -> int:
     """Where ``word`` stands as a whole token in ``text`` at or after ``start`` (its last
     use, as BTN 1 places it: a card listed twice is wrong the second time), or -1."""
     found = -1
-    for m in re.finditer(re.escape(word) + r"(?![^ \t,:])", text):
-        if m.start() >= start and (m.start() == 0 or text[m.start() - 1] in " \t,:"):
+    for m in re.finditer(re.escape(word) + r'(?![^ \t,:"])', text):
+        if m.start() >= start and (m.start() == 0 or text[m.start() - 1] in ' \t,:"'):
             found = m.start()
     return found
 

@@ -27,7 +27,10 @@ from baloot_conformance.family.btn.grammar import (
 )
 
 _SP = r"[ \t]+"
-_END = r"(?![^ \t\r\n,:#])"
+# The grammar's tokens end at a space, a tab, ',', ':', '#' or the line's end (their lookahead
+# ``(?![^ \t\r\n,:#])``); a pattern that must match the whole line cannot go on with anything
+# else after a token, so the patterns need no lookahead of their own.
+_END = ""
 _CARD = rf"(?:[2-9TJQKA]|10)[SHDC♠♥♦♣]{_END}"
 _SEAT = rf"[A-Z][A-Z0-9]{{0,2}}{_END}"
 _INT = rf"(?:0|[1-9][0-9]{{0,8}}){_END}"
@@ -129,7 +132,38 @@ def _comment(text: str | None) -> str | None:
 
 
 def fast_statement(text: str, number: int) -> Stmt | None:
-    """The statement of one line by the fast path, or ``None`` (the grammar reads it)."""
+    """The statement of one line by the fast path, or ``None`` (the grammar reads it).
+
+    Engines repeat many lines word for word (``bid P2 pass``, ``reshuffle``): a line's
+    statement is the same wherever it stands, so the result is kept by text (its values are
+    immutable), in a memo emptied when full."""
+    seen = _MEMO.get(text)
+    if seen is not None:
+        return (seen[0], seen[1], number, 1, seen[2])
+    first = text[:1]
+    if first != " " and first != "\t" and first != "#" and first != "[":
+        space = text.find(" ")
+        word = text[:space] if first != "=" else "=" + text[2 : text.find(" ", 2)]
+        match = _RX.get(word)
+        m = match(text) if match is not None else None
+        if m is not None:
+            values = _CONVERT[word](m)
+            comment = _comment(m.group(m.re.groups))
+            if word != "trick" and len(text) <= _MEMO_WIDTH:
+                if len(_MEMO) >= _MEMO_LINES:
+                    _MEMO.clear()
+                _MEMO[text] = (word, values, comment)
+            return (word, values, number, 1, comment)
+    return _other(text, number)
+
+
+_MEMO_LINES = 4096  # distinct lines remembered by the fast path
+_MEMO_WIDTH = 64  # the longest line remembered: repeated lines are short
+_MEMO: dict[str, tuple[str, tuple[Any, ...], str | None]] = {}
+
+
+def _other(text: str, number: int) -> Stmt | None:
+    """Indented lines, comments, tags and a first word the patterns do not know."""
     stripped = text.lstrip(" \t")
     column = len(text) - len(stripped) + 1
     if stripped.startswith("#"):
