@@ -266,6 +266,16 @@ ERRORS = [
         "hand 1: a 'dealer' line after the deal began (the first 'deal' is on line 7)",
     ),
     (
+        _DEALS + "trick 1: P1 AH\nbid P2 pass\n",
+        "t.btn:10:1",
+        "hand 1: a declaration after the play began (the first 'trick' is on line 9)",
+    ),
+    (
+        "faceup P1 AH\ndealer P5\n",
+        "t.btn:7:1",
+        "hand 1: a 'dealer' line after the deal began (the first 'faceup' is on line 6)",
+    ),
+    (
         "deal P1 AH KS 2D 5S JC\nstart pot 3\n",
         "t.btn:7:1",
         "hand 1: 'start' comes first in a hand, before the deal",
@@ -502,6 +512,70 @@ def test_generated_hands_round_trip(text: str) -> None:
     assert lark_statements(canonical) == list(
         statements(enumerate(canonical.split("\n"), 1), errors)
     )
+
+
+_WORDS = [
+    *STATEMENT_WORDS,
+    "=",
+    "pot",
+    "exempt",
+    "play",
+    "pass",
+    "renege",
+    "legal",
+    "tricks",
+    "pays",
+    "score",
+    "P1",
+    "P2",
+    "P9",
+    "p1",
+    "AH",
+    "10♥",
+    "2C",
+    "1C",
+    "XS",
+    "3",
+    "-4",
+    "0",
+    "007",
+    ":",
+    ",",
+    "2:",
+    "AH,",
+    "#",
+    "# c",
+    "\t",
+    "  ",
+    "[Seats",
+    '"x"]',
+    "%btn",
+    "---",
+]
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True
+)
+@given(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=9), st.sampled_from([" ", "\t", ""]))
+def test_any_line_reads_or_is_a_syntax_error_and_both_front_ends_agree(
+    words: list[str], glue: str
+) -> None:
+    line = glue.join(words)
+    errors = _Errors("f")
+    fast = fast_statement(line, 6)
+    try:
+        slow = slow_statement(line, 6, errors)
+    except TranscriptSyntaxError as exc:
+        assert fast is None, line  # what the grammar refuses, the fast path never accepts
+        assert exc.location is not None and exc.location.line == 6
+        slow = None
+    if fast is not None:
+        assert fast == slow, line
+    try:
+        read(HEAD + line + "\n")
+    except TranscriptSyntaxError as exc:
+        assert exc.location is not None and str(exc).startswith("t.btn:"), line
 
 
 # --- the documentation ----------------------------------------------------------------------

@@ -43,7 +43,6 @@ from baloot_conformance.family.btn.items import (
 #: dealer, antes), the deal (deal, faceup), the declarations (bid), the draw (exchange,
 #: reshuffle), the play (trick lines, legal-set claims), the hand's closing claims.
 _STAGES = ("the deal", "the deal", "the declarations", "the draw", "the play", "the claims")
-_FIRST_OF = {1: "deal", 2: "bid", 3: "exchange", 4: "trick", 5: "claim"}
 
 
 class HandBuilder:
@@ -74,7 +73,7 @@ class HandBuilder:
         self.items: list[HandItem] = []
         self.single: dict[str, int] = {}
         self.stage = 0
-        self.stage_line: dict[int, int] = {}
+        self.stage_line: dict[int, tuple[int, str]] = {}  # stage -> the line, word that began it
         self.counts = {"ante": 0, "bid": 0, "reshuffle": 0, "penalty": 0}
         self.dealt: dict[str, tuple[str, int]] = {}  # card -> (seat, line) of its deal
         self.hands: dict[str, set[str]] = {}  # the dealt seats' cards
@@ -155,24 +154,22 @@ class HandBuilder:
     def enter(self, stage: int, stmt: Stmt, what: str) -> None:
         """Move the hand on to ``stage``, refusing a statement whose stage is over."""
         if self.stage > stage:
-            since = self.stage_line.get(self.stage, stmt[2])
+            since, word = self.stage_line[self.stage]
             if self.stage == 5:
                 raise self.fail(
                     f"an event after the hand's closing claims (line {since})",
                     stmt,
                     hint="claims about the whole hand come after its last event",
                 )
-            first = _FIRST_OF[self.stage]
             raise self.fail(
-                f"{what} after {_STAGES[self.stage]} began (the first '{first}' is on line "
-                f"{since})",
+                f"{what} after {_STAGES[self.stage]} began (the first '{word}' is on line {since})",
                 stmt,
                 hint="a hand goes: start, dealer, antes, deal, declarations (bid), the draw "
                 "(exchange, reshuffle), the tricks, the claims",
             )
         if stage > self.stage:
             for passed in range(self.stage + 1, stage + 1):
-                self.stage_line.setdefault(passed, stmt[2])
+                self.stage_line.setdefault(passed, (stmt[2], stmt[0].lstrip("=")))
             self.stage = stage
 
     def waiting(self, stmt: Stmt) -> None:
