@@ -436,40 +436,50 @@ class HandBuilder:
         items = self.items
         base = f"{self.prefix}.t{number}.p"
         seats = self.trick_seats
+        seat_set, rank, played, size = self.seat_set, self.rank, self.played, len(self.table.seats)
+        path, line, last = self.errors.path, stmt[2], len(plays) - 1
         for k, (seat, card, column) in enumerate(plays):
-            where = (stmt[0], stmt[1], stmt[2], column, stmt[4])
-            self.seat(seat, where, locate=False)
-            self.card(card, where)
-            if len(seats) == len(self.table.seats):
-                raise self.fail(
-                    f"trick {number} has more plays than the table's {len(seats)} seats",
-                    where,
-                )
-            if seat in seats:
-                raise self.fail(f"{seat} plays twice in trick {number}", where)
-            first = self.played.get(card)
-            if first is not None:
-                raise self.fail(
-                    f"card {card} is played twice (first in trick {first})", where, token=card
-                )
+            if (
+                seat not in seat_set
+                or card not in rank
+                or len(seats) == size
+                or seat in seats
+                or card in played
+            ):
+                self._bad_play(seat, card, number, (stmt[0], stmt[1], line, column, stmt[4]))
             if k == 0 and self.legal is not None:
-                self._place_legal(seat, number, len(seats) + 1, where)
-            self.played[card] = number
+                self._place_legal(seat, number, len(seats) + 1, (*stmt[:3], column, stmt[4]))
+            played[card] = number
             seats.append(seat)
-            last = k == len(plays) - 1
+            index = len(seats)
             items.append(
                 Play(
-                    position=base + str(len(seats)),
-                    comment=stmt[4] if last and winner is None else None,
-                    location=self.at(stmt, column),
+                    position=base + str(index),
+                    comment=stmt[4] if k == last and winner is None else None,
+                    location=Location(path, line, column),
                     seat=seat,
                     card=card,
                     trick=number,
-                    index=len(seats),
+                    index=index,
                 )
             )
         if winner is not None:
             self._winner(number, winner, points, stmt)
+
+    def _bad_play(self, seat: str, card: str, number: int, where: Stmt) -> None:
+        """The error of a play that is not at the table, not in the pack, one too many, or a
+        repeat (the checks of :meth:`_trick`, spelt out)."""
+        self.seat(seat, where, locate=False)
+        self.card(card, where)
+        if len(self.trick_seats) == len(self.table.seats):
+            raise self.fail(
+                f"trick {number} has more plays than the table's {len(self.trick_seats)} seats",
+                where,
+            )
+        if seat in self.trick_seats:
+            raise self.fail(f"{seat} plays twice in trick {number}", where)
+        first = self.played[card]
+        raise self.fail(f"card {card} is played twice (first in trick {first})", where, token=card)
 
     def _place_legal(self, seat: str, trick: int, index: int, stmt: Stmt) -> None:
         assert self.legal is not None
