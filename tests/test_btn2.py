@@ -9,6 +9,7 @@ a table of fixed seats), built from the typed model: swap them for the loader's 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -31,6 +32,7 @@ from baloot_conformance.family.btn.items import (
     Call,
     Comment,
     Deal,
+    Dealer,
     Exchange,
     FaceUp,
     LegalClaim,
@@ -378,6 +380,7 @@ def test_a_fixed_table_needs_no_seats_tag() -> None:
             "t.btn:6:1: a header tag may only come before the first 'hand' line",
         ),
         (HEAD + "hand 1\n", "t.btn:6:1: a second 'hand 1'"),
+        (HEAD.replace("hand 1", "hand 0"), "t.btn:5:1: hand numbers start at 1"),
     ],
 )
 def test_a_file_error_is_one_line_at_its_place(text: str, message: str) -> None:
@@ -399,6 +402,21 @@ def test_a_reshuffle_lets_a_discard_be_dealt_again() -> None:
     ]
     with pytest.raises(TranscriptSyntaxError, match="P2 receives 6S, which is already out"):
         read(HEAD + _DEALS + "reshuffle\nexchange P2 8C : 6S\n")
+
+
+def test_the_writer_writes_only_what_reads_back() -> None:
+    transcript = read(HEAD + "dealer P5  # fine\n")
+    (hand,) = transcript.hands
+    (dealer,) = hand.items
+    assert isinstance(dealer, Dealer)
+    broken = dataclasses.replace(dealer, comment=" two\nlines")
+    bad = dataclasses.replace(transcript, hands=(dataclasses.replace(hand, items=(broken,)),))
+    with pytest.raises(TranscriptSyntaxError, match=r"^h1\.dealer: cannot be written as one BTN"):
+        format_btn2(bad)
+    huge = SidesClaim(position="h1.score", name="score", values=(("P1", -(10**9)),))
+    bad = dataclasses.replace(transcript, hands=(dataclasses.replace(hand, items=(huge,)),))
+    with pytest.raises(TranscriptSyntaxError, match="the number -1000000000 cannot be written"):
+        format_btn2(bad)
 
 
 # --- the JSON form --------------------------------------------------------------------------------

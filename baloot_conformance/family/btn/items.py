@@ -44,10 +44,6 @@ class Table:
     numbered: bool = True
     """The seats are numbered (``P1`` ...), so a transcript lists them in ``[Seats]``."""
 
-    def order(self, card: str) -> int:
-        """A card's place in the pack (the sort key of the canonical form)."""
-        return self.pack.index(card)
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Comment:
