@@ -20,7 +20,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from baloot_conformance.btn.lines import _Errors
 from baloot_conformance.errors import BalootError, TranscriptSyntaxError
 from baloot_conformance.family.btn.grammar import (
     CLAIM_WORDS,
@@ -42,6 +41,7 @@ from baloot_conformance.family.btn.items import (
     TrickClaim,
 )
 from baloot_conformance.family.btn.json_form import from_json, from_json_text, schema, to_json
+from baloot_conformance.family.btn.lines import Errors
 from baloot_conformance.family.btn.reader import read_btn2
 from baloot_conformance.family.btn.statements import fast_statement, statements
 from baloot_conformance.family.btn.writer import format_btn2
@@ -141,7 +141,7 @@ def test_canonical_files_round_trip_byte_for_byte(path: Path) -> None:
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
 def test_the_fast_path_and_the_grammar_give_the_same_statements(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
-    errors = _Errors(path.name)
+    errors = Errors(path.name)
     lines = list(enumerate(text.split("\n"), 1))
     assert list(statements(iter(lines), errors)) == lark_statements(text, path.name)
     for number, line in lines[1:]:
@@ -151,7 +151,7 @@ def test_the_fast_path_and_the_grammar_give_the_same_statements(path: Path) -> N
 
 
 def test_the_fast_path_leaves_what_the_grammar_refuses() -> None:
-    errors = _Errors("x")
+    errors = Errors("x")
     for line in ["deal P1 1H", "trick 1: P1 AH,P2 KH", "exchange P1 2C:TC", "= score P1 -0"]:
         assert fast_statement(line, 3) is None
         with pytest.raises(TranscriptSyntaxError):
@@ -387,6 +387,22 @@ def test_a_file_error_is_one_line_at_its_place(text: str, message: str) -> None:
     assert str(error_of(text)).split("\n")[0] == message
 
 
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b'%btn 2\n[Ruleset "bourre@1"]\n# a\x00b\n', "t.btn:3:4: binary data: a NUL byte"),
+        (b"%btn 2\n# " + b"x" * 16_384 + b"\n", "t.btn:2:16385: line 2 is longer than 16384 bytes"),
+        (b"%btn 2\n\xff\n", "t.btn:2:1: invalid UTF-8: byte 0xff cannot start or continue"),
+    ],
+)
+def test_what_is_not_text_is_refused_at_its_line(data: bytes, message: str) -> None:
+    with pytest.raises(TranscriptSyntaxError) as info:
+        read_btn2(data, "t.btn", ruleset_for)
+    assert str(info.value).startswith(message)
+    with pytest.raises(TranscriptSyntaxError):
+        read_btn2(data.decode("utf-8", "replace").replace("\ufffd", "\x00"), "t.btn", ruleset_for)
+
+
 def test_an_unknown_ruleset_is_the_loaders_error() -> None:
     with pytest.raises(BalootError, match=r"t\.btn:2:11: unknown ruleset 'whist@1'"):
         read('%btn 2\n[Ruleset "whist@1"]\n')
@@ -526,7 +542,7 @@ def test_generated_hands_round_trip(text: str) -> None:
     assert again == transcript
     assert format_btn2(again) == canonical
     assert from_json(to_json(transcript), "g.json", ruleset_for) == transcript
-    errors = _Errors("g")
+    errors = Errors("g")
     assert lark_statements(canonical) == list(
         statements(enumerate(canonical.split("\n"), 1), errors)
     )
@@ -580,7 +596,7 @@ def test_any_line_reads_or_is_a_syntax_error_and_both_front_ends_agree(
     words: list[str], glue: str
 ) -> None:
     line = glue.join(words)
-    errors = _Errors("f")
+    errors = Errors("f")
     fast = fast_statement(line, 6)
     try:
         slow = slow_statement(line, 6, errors)

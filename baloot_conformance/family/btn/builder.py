@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from baloot_conformance.btn.lines import _Errors
 from baloot_conformance.errors import Location, TranscriptSyntaxError
 from baloot_conformance.family.btn.grammar import Stmt
 from baloot_conformance.family.btn.items import (
@@ -38,6 +37,7 @@ from baloot_conformance.family.btn.items import (
     Table,
     TrickClaim,
 )
+from baloot_conformance.family.btn.lines import Errors
 
 #: The stages of a hand, in the order its statements must come: before the deal (start,
 #: dealer, antes), the deal (deal, faceup), the declarations (bid), the draw (exchange,
@@ -54,7 +54,7 @@ class HandBuilder:
         number: int,
         location: Location,
         comment: str | None,
-        errors: _Errors,
+        errors: Errors,
     ) -> None:
         self.table = table
         orders = _ORDERS.get(id(table))

@@ -17,7 +17,7 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from baloot_conformance.btn.lines import _Errors
+from baloot_conformance.family.btn.lines import Errors
 from baloot_conformance.resources import grammar_parser
 
 #: One statement: (kind, values, line, column, end-of-line comment or None). Kinds: version
@@ -224,7 +224,7 @@ def _hint_for(found: str, expected: str) -> str | None:
     return None
 
 
-def _lark_error(exc: UnexpectedInput, line_text: str, number: int, errors: _Errors) -> Exception:
+def _lark_error(exc: UnexpectedInput, line_text: str, number: int, errors: Errors) -> Exception:
     column = max(1, int(getattr(exc, "column", 1) or 1))
     if isinstance(exc, UnexpectedCharacters):
         expected = _describe_expected(exc.allowed or ())
@@ -258,7 +258,7 @@ def _lark_error(exc: UnexpectedInput, line_text: str, number: int, errors: _Erro
     )
 
 
-def slow_statement(text: str, number: int, errors: _Errors) -> Stmt:
+def slow_statement(text: str, number: int, errors: Errors) -> Stmt:
     """Parse one line with the grammar: its statement, or an error in plain words."""
     try:
         tree = lark_parser().parse(text + "\n", start="line")
@@ -270,7 +270,7 @@ def slow_statement(text: str, number: int, errors: _Errors) -> Stmt:
 def lark_statements(text: str, path: str = "<string>") -> list[Stmt]:
     """All statements of ``text`` through the grammar alone (the reference front end, slower,
     which builds the whole tree in memory)."""
-    errors = _Errors(path)
+    errors = Errors(path)
     if not text.endswith("\n"):
         text += "\n"
     lines = text.split("\n")

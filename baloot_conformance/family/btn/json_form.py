@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from baloot_conformance.btn.lines import _Errors
 from baloot_conformance.btn.reader import load_metadata
 from baloot_conformance.btn.writer import text_problem
 from baloot_conformance.errors import Location, TranscriptSyntaxError
@@ -44,6 +43,7 @@ from baloot_conformance.family.btn.items import (
     Transcript,
     TrickClaim,
 )
+from baloot_conformance.family.btn.lines import Errors
 from baloot_conformance.family.btn.reader import KNOWN_MAJOR, RulesetFor, table_of
 from baloot_conformance.resources import spec_path
 from baloot_conformance.rules.strict_yaml import plain_yaml
@@ -261,7 +261,7 @@ def _head(data: Mapping[str, Any], path: str, ruleset_for: RulesetFor) -> Transc
     if reference is None:
         raise _error(path, "/header", 'the header has no [Ruleset "..."] tag')
     ruleset = ruleset_for(reference.value, reference.location)
-    table: Table = table_of(ruleset, reference.value, tags.get("Seats"), _Errors(f"{path}#/header"))
+    table: Table = table_of(ruleset, reference.value, tags.get("Seats"), Errors(f"{path}#/header"))
     metadata_text = data.get("metadataText")
     metadata = data.get("metadata")
     if metadata_text is not None:
@@ -295,7 +295,7 @@ def from_json(data: Any, path: str, ruleset_for: RulesetFor) -> Transcript:
         if number in seen:
             raise _error(path, pointer, f"a second 'hand {number}'")
         seen.add(number)
-        errors = _Errors(f"{path}#{pointer}/items")
+        errors = Errors(f"{path}#{pointer}/items")
         where = Location(f"{path}#{pointer}", 1, 1)
         builder = HandBuilder(head.table, number, where, hand.get("comment"), errors)
         for i_index, obj in enumerate(hand["items"]):

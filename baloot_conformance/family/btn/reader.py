@@ -18,18 +18,13 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from baloot_conformance.btn.lines import (
-    MAX_HAND_LINES,
-    _Errors,
-    _lines_from_text,
-    _Window,
-    decode_utf8,
-)
+from baloot_conformance.btn.lines import MAX_HAND_LINES, decode_utf8
 from baloot_conformance.btn.reader import load_metadata
 from baloot_conformance.errors import Location, TranscriptSyntaxError, caret_excerpt
 from baloot_conformance.family.btn.builder import HandBuilder
 from baloot_conformance.family.btn.grammar import SUIT_LETTER, Stmt
 from baloot_conformance.family.btn.items import Comment, Hand, Table, Tag, Transcript
+from baloot_conformance.family.btn.lines import Errors, split_lines
 from baloot_conformance.family.btn.statements import layout_error, statements
 from baloot_conformance.family.rules.model import TrickRuleset
 
@@ -44,7 +39,7 @@ _SEAT = re.compile(r"[A-Z][A-Z0-9]{0,2}")
 _HEADER_ONLY = frozenset({"version", "meta", "tag"})
 
 
-def table_of(ruleset: TrickRuleset, reference: str, seats: Tag | None, errors: _Errors) -> Table:
+def table_of(ruleset: TrickRuleset, reference: str, seats: Tag | None, errors: Errors) -> Table:
     """The table of a transcript: the ruleset's pack, hand size and tricks, and its seats
     (``[Seats]`` where the ruleset numbers them, else its fixed names)."""
     deck = ruleset.table.deck
@@ -126,11 +121,9 @@ class Btn2Reader:
         if isinstance(source, bytes):
             source = decode_utf8(source, path)
         self.path = path
-        self._errors = _Errors(path)
-        self._window = _Window()
-        self._stmts = statements(
-            _lines_from_text(source, self._errors, 1, self._window), self._errors
-        )
+        self._errors = Errors(path)
+        self._lines = split_lines(source, self._errors)
+        self._stmts = statements(enumerate(self._lines, 1), self._errors)
         self._pending: Stmt | None = None
         self.metadata: dict[str, Any] | None = None
         self.metadata_text: str | None = None
@@ -238,9 +231,9 @@ class Btn2Reader:
         location = exc.location
         if exc.excerpt is not None or location is None or location.line < 1:
             return exc
-        line = self._window.line(location.line)
-        if line is None:
+        if location.line > len(self._lines):
             return exc
+        line = self._lines[location.line - 1]
         if exc.token is not None:
             code = line.split("#", 1)[0]
             for spelling in _spellings(exc.token):
@@ -263,7 +256,6 @@ class Btn2Reader:
         while self._pending is not None:
             _, v, number, column, comment = self._pending
             self._pending = None
-            self._window.keep_from(number)
             if v[0] in seen:
                 raise errors.at(
                     f"a second 'hand {v[0]}'",

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from baloot_conformance.btn.lines import MAX_HAND_LINES, _Errors
+from baloot_conformance.btn.lines import MAX_HAND_LINES
 from baloot_conformance.errors import TranscriptSyntaxError
 from baloot_conformance.family.btn.grammar import (
     _UNESCAPE,
@@ -25,6 +25,7 @@ from baloot_conformance.family.btn.grammar import (
     found_at,
     slow_statement,
 )
+from baloot_conformance.family.btn.lines import Errors
 
 _SP = r"[ \t]+"
 # The grammar's tokens end at a space, a tab, ',', ':', '#' or the line's end (their lookahead
@@ -186,7 +187,7 @@ def _other(text: str, number: int) -> Stmt | None:
     return (kind, _CONVERT[kind](m), number, column, _comment(m.group(m.re.groups)))
 
 
-def statements(lines: Iterable[tuple[int, str]], errors: _Errors) -> Iterator[Stmt]:
+def statements(lines: Iterable[tuple[int, str]], errors: Errors) -> Iterator[Stmt]:
     """The statements of a file: blank lines dropped, the metadata block gathered, each line
     read by the fast path or, failing that, by the grammar."""
     lines = iter(lines)
@@ -207,7 +208,7 @@ def statements(lines: Iterable[tuple[int, str]], errors: _Errors) -> Iterator[St
         yield fast if fast is not None else slow_statement(text, number, errors)
 
 
-def first_statement(text: str, errors: _Errors) -> Stmt:
+def first_statement(text: str, errors: Errors) -> Stmt:
     """The version line, or the error of a file that does not start with one."""
     m = _RX_VERSION.fullmatch(text)
     if m is not None:
@@ -227,7 +228,7 @@ def first_statement(text: str, errors: _Errors) -> Stmt:
     )
 
 
-def _metadata(start: int, opening: str, lines: Iterable[tuple[int, str]], errors: _Errors) -> Stmt:
+def _metadata(start: int, opening: str, lines: Iterable[tuple[int, str]], errors: Errors) -> Stmt:
     body: list[str] = []
     for number, text in lines:
         if _RX_FENCE_CLOSE.fullmatch(text):
@@ -250,7 +251,7 @@ def _metadata(start: int, opening: str, lines: Iterable[tuple[int, str]], errors
     )
 
 
-def layout_error(stmt: Stmt, errors: _Errors) -> TranscriptSyntaxError:
+def layout_error(stmt: Stmt, errors: Errors) -> TranscriptSyntaxError:
     """The error of a statement where the layout of a file allows none of its kind."""
     kind, _values, number, column, _c = stmt
     if kind == "version":
