@@ -19,23 +19,24 @@ from collections.abc import Callable
 from baloot_conformance.errors import Location, TranscriptSyntaxError
 from baloot_conformance.family.btn.grammar import Stmt
 from baloot_conformance.family.btn.items import (
-    Ante,
-    Call,
+    MAKE_ANTE,
+    MAKE_CALL,
+    MAKE_DEAL,
+    MAKE_EXCHANGE,
+    MAKE_LOCATION,
+    MAKE_PLAY,
+    MAKE_SIDES,
+    MAKE_TRICK,
     Comment,
-    Deal,
     Dealer,
-    Exchange,
     FaceUp,
     Hand,
     HandItem,
     LegalClaim,
     Penalty,
-    Play,
     Reshuffle,
-    SidesClaim,
     Start,
     Table,
-    TrickClaim,
 )
 from baloot_conformance.family.btn.lines import Errors
 
@@ -97,7 +98,10 @@ class HandBuilder:
         return self.errors.at(message, stmt[2], stmt[3], hint=hint, token=token)
 
     def at(self, stmt: Stmt, column: int | None = None) -> Location:
-        return Location(self.errors.path, stmt[2], stmt[3] if column is None else column)
+        location: Location = MAKE_LOCATION(
+            self.errors.path, stmt[2], stmt[3] if column is None else column
+        )
+        return location
 
     def once(self, position: str, what: str, stmt: Stmt) -> None:
         first = self.single.get(position)
@@ -226,9 +230,7 @@ class HandBuilder:
         chips = self.sides(stmt[1][0], stmt)
         self.counts["ante"] += 1
         position = f"{self.prefix}.ante{self.counts['ante']}"
-        self.items.append(
-            Ante(position=position, comment=stmt[4], location=self.at(stmt), chips=chips)
-        )
+        self.items.append(MAKE_ANTE(position, stmt[4], self.at(stmt), chips))
 
     def _deal(self, stmt: Stmt) -> None:
         self.enter(1, stmt, "a 'deal' line")
@@ -273,9 +275,7 @@ class HandBuilder:
         for card in cards:
             self.dealt[card] = (seat, stmt[2])
         self.hands[seat] = set(cards)
-        self.items.append(
-            Deal(position=position, comment=stmt[4], location=self.at(stmt), seat=seat, cards=cards)
-        )
+        self.items.append(MAKE_DEAL(position, stmt[4], self.at(stmt), seat, cards))
 
     def _faceup(self, stmt: Stmt) -> None:
         self.enter(1, stmt, "a 'faceup' line")
@@ -310,16 +310,7 @@ class HandBuilder:
         self.seat(seat, stmt)
         self.counts["bid"] += 1
         position = f"{self.prefix}.bid{self.counts['bid']}"
-        self.items.append(
-            Call(
-                position=position,
-                comment=stmt[4],
-                location=self.at(stmt),
-                seat=seat,
-                word=word,
-                args=args,
-            )
-        )
+        self.items.append(MAKE_CALL(position, stmt[4], self.at(stmt), seat, word, args))
 
     def _exchange(self, stmt: Stmt) -> None:
         self.enter(3, stmt, "an 'exchange' line")
@@ -370,16 +361,7 @@ class HandBuilder:
             self.received[card] = stmt[2]
         if seat in self.hands:
             self.hands[seat] = (self.hands[seat] - set(discards)) | set(received)
-        self.items.append(
-            Exchange(
-                position=position,
-                comment=stmt[4],
-                location=self.at(stmt),
-                seat=seat,
-                discards=discards,
-                received=received,
-            )
-        )
+        self.items.append(MAKE_EXCHANGE(position, stmt[4], self.at(stmt), seat, discards, received))
 
     def _reshuffle(self, stmt: Stmt) -> None:
         self.enter(3, stmt, "a 'reshuffle' line")
@@ -438,6 +420,7 @@ class HandBuilder:
         seats = self.trick_seats
         seat_set, rank, played, size = self.seat_set, self.rank, self.played, len(self.table.seats)
         path, line, last = self.errors.path, stmt[2], len(plays) - 1
+        make_play, make_location = MAKE_PLAY, MAKE_LOCATION
         for k, (seat, card, column) in enumerate(plays):
             if (
                 seat not in seat_set
@@ -453,14 +436,14 @@ class HandBuilder:
             seats.append(seat)
             index = len(seats)
             items.append(
-                Play(
-                    position=base + str(index),
-                    comment=stmt[4] if k == last and winner is None else None,
-                    location=Location(path, line, column),
-                    seat=seat,
-                    card=card,
-                    trick=number,
-                    index=index,
+                make_play(
+                    base + str(index),
+                    stmt[4] if k == last and winner is None else None,
+                    make_location(path, line, column),
+                    seat,
+                    card,
+                    number,
+                    index,
                 )
             )
         if winner is not None:
@@ -516,16 +499,7 @@ class HandBuilder:
         self.once(position, f"winner claim for trick {trick}", stmt)
         if trick == self.trick:
             self.trick_closed = True
-        self.items.append(
-            TrickClaim(
-                position=position,
-                comment=stmt[4],
-                location=self.at(stmt),
-                trick=trick,
-                winner=winner,
-                points=points,
-            )
-        )
+        self.items.append(MAKE_TRICK(position, stmt[4], self.at(stmt), trick, winner, points))
 
     def _trick_claim(self, stmt: Stmt) -> None:
         trick, winner, points = stmt[1]
@@ -551,15 +525,7 @@ class HandBuilder:
         position = f"{self.prefix}.{name}"
         self.once(position, f"'= {name}' claim", stmt)
         values = self.sides(stmt[1][0], stmt)
-        self.items.append(
-            SidesClaim(
-                position=position,
-                comment=stmt[4],
-                location=self.at(stmt),
-                name=name,  # type: ignore[arg-type]
-                values=values,
-            )
-        )
+        self.items.append(MAKE_SIDES(position, stmt[4], self.at(stmt), name, values))
 
     def finish(self) -> Hand:
         """The checks at the end of the hand, and the hand."""

@@ -4,6 +4,9 @@ Every item is a frozen dataclass with its stable ``position`` (``h3.t5.p7``), it
 ``location`` (``file:line:col``, not compared: two items are equal when their content and
 position are) and its end-of-line ``comment``. Seats are the names of the table (``P1`` ...,
 or a ruleset's fixed names), cards their canonical codes (``TH``, never ``10H`` or ``T♥``).
+The reader builds them with :func:`maker`'s constructors, which fill the slots directly:
+a frozen class's own ``__init__`` is several times slower, and a hand has a few dozen items.
+
 The cards of a set (a deal, an exchange, a legal-set claim) are kept in the pack's order and
 the values of a per-seat claim in the table's order, so that an item read from any accepted
 spelling equals the one read from its canonical line.
@@ -14,8 +17,8 @@ hand and the number of tricks.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from baloot_conformance.errors import Location
@@ -246,3 +249,27 @@ class Transcript:
     def tags(self) -> dict[str, str]:
         """The header tags by name, in file order."""
         return {t.name: t.value for t in self.header if isinstance(t, Tag)}
+
+
+def maker(cls: type[Any]) -> Callable[..., Any]:
+    """A positional constructor for a frozen, slotted dataclass: the same object as
+    ``cls(**kw)``, its slots filled through their descriptors (which a frozen class's
+    ``__setattr__`` does not stand in the way of) instead of one ``object.__setattr__`` a
+    field. Arguments in field order (for an item: position, comment, location, then its own)."""
+    names = [f.name for f in fields(cls)]
+    body = "".join(f"    set_{n}(o, {n})\n" for n in names)
+    source = f"def make({', '.join(names)}):\n    o = new(cls)\n{body}    return o\n"
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    scope.update({f"set_{n}": getattr(cls, n).__set__ for n in names})
+    exec(source, scope)  # the technique dataclasses use for __init__
+    return scope["make"]  # type: ignore[no-any-return]
+
+
+MAKE_LOCATION = maker(Location)
+MAKE_PLAY = maker(Play)
+MAKE_DEAL = maker(Deal)
+MAKE_CALL = maker(Call)
+MAKE_TRICK = maker(TrickClaim)
+MAKE_SIDES = maker(SidesClaim)
+MAKE_ANTE = maker(Ante)
+MAKE_EXCHANGE = maker(Exchange)
