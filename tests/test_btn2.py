@@ -97,6 +97,17 @@ def test_the_worked_hand_reads_with_its_positions_and_locations() -> None:
     assert isinstance(score, SidesClaim) and sum(v for _, v in score.values) == -5
 
 
+def test_the_items_the_reader_builds_are_the_frozen_dataclasses() -> None:
+    (hand,) = read(HEAD + "deal P1 2C AH 9S KS 4D\ntrick 1: P1 AH = P1\n").hands
+    deal, play, claim = hand.items
+    assert deal == Deal(position="h1.deal.P1", seat="P1", cards=("9S", "KS", "AH", "4D", "2C"))
+    assert play == Play(position="h1.t1.p1", seat="P1", card="AH", trick=1, index=1)
+    assert claim == TrickClaim(position="h1.t1.winner", trick=1, winner="P1")
+    assert str(play.location) == "t.btn:7:10" and type(play.location).__name__ == "Location"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        play.card = "KS"  # type: ignore[misc]
+
+
 def test_a_set_of_cards_is_kept_in_the_packs_order_and_sides_in_the_tables() -> None:
     text = HEAD + "deal P1 2C AH 10s KS 4D\n= tricks P5 0 P1 3\n".replace("10s", "9S")
     (hand,) = read(text).hands
