@@ -186,9 +186,9 @@ ERRORS = [
         "hand 1: P6 is not a seat at this table (P1 P2 P3 P4 P5, from [Seats])",
     ),
     (
-        _DEALS + "bid P1 play 1\nexchange P1 JC : 9C\nbid P2 pass\n",
-        "t.btn:11:1",
-        "hand 1: a declaration after the draw began (the first 'exchange' is on line 10)",
+        _DEALS + "bid P1 play 1\nexchange P1 JC : 9C\nbid P2 pass\nbid P1 pass\n",
+        "t.btn:12:5",
+        "hand 1: a declaration by P1 after its draw (its exchange is on line 10)",
     ),
     (
         _DEALS + "trick 1: P1 AH, P2 2H, P3 KH, P4 5H, P5 9H, P1 KS\n",
@@ -282,6 +282,11 @@ ERRORS = [
         _DEALS + "trick 1: P1 AH\nbid P2 pass\n",
         "t.btn:10:1",
         "hand 1: a declaration after the play began (the first 'trick' is on line 9)",
+    ),
+    (
+        _DEALS + "bid P1 play 1\ndeal P4 JS 5H 7D QD 4C\n",
+        "t.btn:10:1",
+        "hand 1: a 'deal' line after the draw began (the first 'bid' is on line 9)",
     ),
     (
         "faceup P1 AH\ndealer P5\n",
@@ -515,16 +520,17 @@ def hands(draw: st.DrawFn) -> str:  # pragma: no cover - run by hypothesis
             lines.append(f"deal{sp}{s} " + " ".join(map(card, hands_of[s])))
     lines.append(f"faceup {seats[-1]} {card(hands_of[seats[-1]][-1])}")
     active = [s for s in seats if draw(st.booleans())] or seats[:1]
+    in_turn = draw(st.booleans())  # each seat declares and draws, or all declare first
+    draws = []
     for s in seats:
         lines.append(f"bid {s} play {draw(st.integers(0, 5))}" if s in active else f"bid {s} pass")
-    for s in active:
-        k = draw(st.integers(0, min(2, len(stock))))
+        k = draw(st.integers(0, min(2, len(stock)))) if s in active else 0
         if k:
             out, stock = stock[:k], stock[k:]
-            lines.append(
-                f"exchange {s} {' '.join(hands_of[s][:k])} :{sp}{' '.join(map(card, out))}"
-            )
+            text = f"exchange {s} {' '.join(hands_of[s][:k])} :{sp}{' '.join(map(card, out))}"
+            (lines if in_turn else draws).append(text)
             hands_of[s] = hands_of[s][k:] + out
+    lines.extend(draws)
     for t in range(1, draw(st.integers(0, 5)) + 1):
         plays = [(s, hands_of[s][t - 1]) for s in active]
         cut = draw(st.integers(0, len(plays)))

@@ -41,9 +41,13 @@ from baloot_conformance.family.btn.items import (
 from baloot_conformance.family.btn.lines import Errors
 
 #: The stages of a hand, in the order its statements must come: before the deal (start,
-#: dealer, antes), the deal (deal, faceup), the declarations (bid), the draw (exchange,
-#: reshuffle), the play (trick lines, legal-set claims), the hand's closing claims.
-_STAGES = ("the deal", "the deal", "the declarations", "the draw", "the play", "the claims")
+#: dealer, antes), the deal (deal, faceup), the declarations and the draw (bid, exchange,
+#: reshuffle: in any order between seats, since a ruleset may have each seat declare and
+#: draw in turn, or all declare first; a seat's own declaration comes before its draw), the
+#: play (trick lines, legal-set claims), the hand's closing claims.
+_STAGES = ("the deal", "the deal", "the draw", "the draw", "the play", "the claims")
+# (stage 2 is "the draw": the declarations and the exchanges together; 3 is not used)
+_DRAW = 2  # the stage of the declarations and the draw
 
 
 class HandBuilder:
@@ -226,7 +230,7 @@ class HandBuilder:
         )
 
     def _ante(self, stmt: Stmt) -> None:
-        self.enter(min(self.stage, 3), stmt, "an 'ante' line")
+        self.enter(min(self.stage, _DRAW), stmt, "an 'ante' line")
         chips = self.sides(stmt[1][0], stmt)
         self.counts["ante"] += 1
         position = f"{self.prefix}.ante{self.counts['ante']}"
@@ -305,15 +309,23 @@ class HandBuilder:
         )
 
     def _bid(self, stmt: Stmt) -> None:
-        self.enter(2, stmt, "a declaration")
+        self.enter(_DRAW, stmt, "a declaration")
         seat, word, args = stmt[1]
         self.seat(seat, stmt)
+        drew = self.single.get(f"{self.prefix}.x.{seat}")
+        if drew is not None:
+            raise self.fail(
+                f"a declaration by {seat} after its draw (its exchange is on line {drew})",
+                stmt,
+                hint="a seat declares (plays or passes) before it discards and draws",
+                token=seat,
+            )
         self.counts["bid"] += 1
         position = f"{self.prefix}.bid{self.counts['bid']}"
         self.items.append(MAKE_CALL(position, stmt[4], self.at(stmt), seat, word, args))
 
     def _exchange(self, stmt: Stmt) -> None:
-        self.enter(3, stmt, "an 'exchange' line")
+        self.enter(_DRAW, stmt, "an 'exchange' line")
         seat, discards, received = stmt[1]
         self.seat(seat, stmt)
         position = f"{self.prefix}.x.{seat}"
@@ -364,7 +376,7 @@ class HandBuilder:
         self.items.append(MAKE_EXCHANGE(position, stmt[4], self.at(stmt), seat, discards, received))
 
     def _reshuffle(self, stmt: Stmt) -> None:
-        self.enter(3, stmt, "a 'reshuffle' line")
+        self.enter(_DRAW, stmt, "a 'reshuffle' line")
         self.counts["reshuffle"] += 1
         self.reshuffled = True
         self.received = {}
