@@ -521,7 +521,7 @@ def hands(draw: st.DrawFn) -> str:  # pragma: no cover - run by hypothesis
     lines.append(f"faceup {seats[-1]} {card(hands_of[seats[-1]][-1])}")
     active = [s for s in seats if draw(st.booleans())] or seats[:1]
     in_turn = draw(st.booleans())  # each seat declares and draws, or all declare first
-    draws = []
+    draws: list[str] = []
     for s in seats:
         lines.append(f"bid {s} play {draw(st.integers(0, 5))}" if s in active else f"bid {s} pass")
         k = draw(st.integers(0, min(2, len(stock)))) if s in active else 0
