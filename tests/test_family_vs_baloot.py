@@ -39,7 +39,7 @@ from baloot_conformance.engine.actions import Play
 from baloot_conformance.engine.model import Contract, ContractKind
 from baloot_conformance.engine.model import IllegalAction as BalootIllegal
 from baloot_conformance.engine.play import DECIDED_BY, PlayRules, play_rules
-from baloot_conformance.engine.playout import Policy, random_hand
+from baloot_conformance.engine.playout import random_hand
 from baloot_conformance.family.engine.deck import Pack, Ring, build_pack
 from baloot_conformance.family.engine.obligations import (
     Context,
@@ -214,12 +214,11 @@ def test_every_shipped_ruleset_is_carried_into_the_generic_reading() -> None:
 def test_generated_cards_are_decided_alike_under_every_shipped_ruleset() -> None:
     cards = 0
     cited: dict[str, int] = {}
-    policy = Policy(contracts={"sun": 1, "hokum": 2}, raise_chance=0.4)
     for number, name in enumerate(NAMES):
         rules, g = baloot(name), generic(name)
         rng = random.Random(2800 + number)
-        for deal in range(200):
-            hand = random_hand(rules, rng, dealer=deal % 4, policy=policy)
+        for deal in range(210):  # plain random play: an aimed policy costs twice the time
+            hand = random_hand(rules, rng, dealer=deal % 4)
             contract = hand.contract
             plays = [a for a in hand.history if isinstance(a, Play)]
             if contract is None or not plays:
