@@ -395,6 +395,29 @@ def test_every_reading_of_the_exemption_changes_a_verdict() -> None:
     # 8H; N (S's partner, last) holds JS 7S 8D and must over-ruff 8S with JS; unraised, free.
     assert _legal(unraised, "7H 8S 8H", "JS 7S 8D", 1, raised=True) == "JS"
     assert _legal(unraised, "7H 8S 8H", "JS 7S 8D", 1) == "JS 7S 8D"
+    # The sentence says why the exemption did not free the player.
+    g = generic("saudi")
+    for option, why in (
+        (
+            "never",
+            "but this ruleset has no partner-winning exemption (play.hokum.partner_winning: never)",
+        ),
+        (
+            "last_or_certain_top",
+            "but the exemption (play.hokum.partner_winning) frees only the last to play, or a "
+            "player after a certain top was led (none); S is hand 3 and N's lead KH is not a "
+            "certain top",
+        ),
+    ):
+        t = play_table(_reading(**{exempt: {"option": option}}), g.pack, ContractKey("hokum", 0))
+        cards = (g.pack.index["KH"], g.pack.index["7H"])
+        with pytest.raises(IllegalAction) as caught:
+            t.check(g.pack.parse(hand), cards, _context(g, cards, 0), g.pack.index["8D"])
+        assert caught.value.rule_id == "play.hokum.ruff"
+        assert caught.value.reason == (
+            f"S played 8D but, void in hearts, must ruff with 7S; partner N is winning with KH, "
+            f"{why} (holds 7S 8D)"
+        )
 
 
 def test_every_reading_of_the_trump_lead_changes_a_verdict() -> None:
