@@ -186,7 +186,9 @@ class Cinch(Rule):
     other active hands make ``tricks`` (judged with every hand known: the referee's view; a
     partial transcript leaves it unchecked); ``top_three_trumps``: the tricks taken and the
     trumps held above every trump not yet played make ``tricks`` (A-K-Q of trump, judged from
-    the player's own hand)."""
+    the player's own hand). A trump above every other one wins whichever trick it is played
+    to, so each is a sure trick; plain cards are not counted (an Ace may be trumped, or thrown
+    away when void), which makes ``sure_tricks`` the certain count, not a search."""
     effects: tuple[CinchEffect, ...]
     """``lead_top_trump``: when leading, lead the top trump; ``play_top_trump``: when following
     (not last), play the top trump if the candidates hold it; ``win_if_last``: as the last to

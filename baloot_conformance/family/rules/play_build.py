@@ -11,6 +11,8 @@ that decides nothing). Problems are reported together, each at its JSON pointer
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from collections.abc import Collection, Iterator, Mapping
 from typing import Any, get_args
 
@@ -24,7 +26,6 @@ from baloot_conformance.family.rules.play import (
     StageRule,
 )
 from baloot_conformance.rules.model import Rule
-from baloot_conformance.rules.ruleset import _build
 
 _CONDITIONS = frozenset(get_args(Condition))
 #: The keys of the section that are no stage.
@@ -57,7 +58,7 @@ def build_play(
     for key, value in data.items():
         if key not in _FIXED:
             cls = STAGE_CLASSES[value["stage"]]
-            stages[key] = _build(cls, value, f"play.{key}", {})
+            stages[key] = typing.cast(StageRule, _typed(cls, value, f"play.{key}"))
     raw = data["obligations"]
     obligations = Obligations(
         id="play.obligations",
@@ -67,7 +68,7 @@ def build_play(
         tree=tuple(_node(n) for n in raw["tree"]),
         after=tuple(_node(n) for n in raw.get("after", ())),
     )
-    winner = _build(Rule, data["trick_winner"], "play.trick_winner", {})
+    winner = _typed(Rule, data["trick_winner"], "play.trick_winner")
     return PlaySection(obligations=obligations, stages=stages, trick_winner=winner)
 
 
@@ -142,6 +143,30 @@ def _node_problems(
     for branch in ("then", "otherwise"):
         for j, child in enumerate(node.get(branch, ())):
             yield from _node_problems(child, f"{where}/{branch}/{j}", data, contracts, used)
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
+
+
+def _typed(cls: type[Rule], value: Mapping[str, Any], rule_id: str) -> Rule:
+    """A stage rule (or a plain rule) from its schema-valid mapping: lists become tuples; the
+    other parameters (options, numbers, flags) are taken as they are."""
+    hints = _hints(cls)
+    kwargs: dict[str, Any] = {"id": rule_id, "notes": value.get("notes")}
+    for f in dataclasses.fields(cls):
+        if f.name in ("id", "notes") or f.name not in value:
+            continue
+        raw = value[f.name]
+        kwargs[f.name] = tuple(raw) if typing.get_origin(hints[f.name]) is tuple else raw
+    kwargs.setdefault("sources", ())
+    return cls(**kwargs)
 
 
 def _node(raw: Mapping[str, Any]) -> Node:
