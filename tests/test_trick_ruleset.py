@@ -110,7 +110,7 @@ def test_baloot_s_shipped_rulesets_are_unchanged() -> None:
 
 
 def test_the_format_sniff_reads_the_first_key_line(tmp_path: Path) -> None:
-    from baloot_conformance.rules.loading import _declares_trick
+    from baloot_conformance.rules.loading import _declares_trick, _shipped_file
 
     cases = {
         "a.yaml": "# a comment\n\n#format: trick-ruleset/1\nformat: trick-ruleset/1\n",
@@ -120,6 +120,8 @@ def test_the_format_sniff_reads_the_first_key_line(tmp_path: Path) -> None:
         "e.yaml": "formats: trick-ruleset/1\n",
     }
     found = {name: _declares_trick(write(tmp_path, text, name)) for name, text in cases.items()}
+    assert _shipped_file("saudi") == spec_path("rulesets", "saudi.yaml")
+    assert _shipped_file("bourre") is None and _shipped_file("x" * 300) is None
     assert found == {
         "a.yaml": True,
         "b.yaml": True,
