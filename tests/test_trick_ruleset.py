@@ -212,6 +212,26 @@ def test_discard_limits_by_table_size() -> None:
     assert [jorisl.limit(n) for n in (6, 7, 8)] == [5, 3, 3]
 
 
+#: The digests of the shipped trick rulesets (their first 16 hex digits), as reports print
+#: them. A change of a file's rules changes its digest: change its version too (MAJOR when a
+#: verdict can change), then the figure here.
+DIGESTS = {
+    "bourre": "bc746759d07dd14c",
+    "bourre-cajun": "dff8f36a125f59f5",
+    "bourre-cpusonicatt": "bc50cdccf7fbf528",
+    "bourre-eighty": "701f9178afb03a42",
+    "bourre-jorisl": "a39b81eb5367701a",
+    "bourre-seed": "03a83e398f2c327a",
+    "bourre-wikipedia": "9a140f6e5856fe0f",
+    "bourre-wkc": "89bbcb6c66a80ea8",
+}
+
+
+def test_the_shipped_digests_are_pinned() -> None:
+    found = {name: load_trick_ruleset(name).digest[7:23] for name in shipped_trick_rulesets()}
+    assert found == DIGESTS
+
+
 def test_the_digest_hashes_the_resolved_document(bourre: TrickRuleset, tmp_path: Path) -> None:
     text = canonical_json(bourre.document).encode("utf-8")
     assert bourre.digest == "sha256:" + hashlib.sha256(text).hexdigest()
