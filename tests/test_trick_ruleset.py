@@ -262,6 +262,22 @@ def test_a_profile_replaces_only_what_it_names(bourre: TrickRuleset) -> None:
     assert seed.play["underruff"]["option"] == "free" and "silent" not in seed.document
 
 
+def test_a_derived_ruleset_changes_one_rule_and_is_validated(bourre: TrickRuleset) -> None:
+    seed = load_trick_ruleset("bourre-seed")
+    derived = loading.derive_trick_ruleset(
+        bourre, {"play.underruff": seed.document["play"]["underruff"]}, "bourre-free"
+    )
+    assert (
+        derived.lineage == ("bourre-free", "bourre")
+        and derived.play["underruff"] == (seed.document["play"]["underruff"])
+    )
+    assert derived.digest not in (bourre.digest, seed.digest)
+    too_many = dict(bourre.document["phases"]["draw.discards"], max=6)
+    assert loading.isolate_trick(bourre, {"phases.draw.discards": too_many}) is None
+    with pytest.raises(KeyError):
+        loading.derive_trick_ruleset(bourre, {"play.nothing": {}}, "x")
+
+
 def test_a_chain_of_three_by_relative_path(tmp_path: Path) -> None:
     rule = "scoring:\n  pot.limit:\n    statement: A limit.\n    sources: [JORISL]\n"
     write(tmp_path, profile(rule + "    chips: 10\n", id="mid"), "mid.yaml")
