@@ -110,7 +110,7 @@ def test_baloot_s_shipped_rulesets_are_unchanged() -> None:
 
 
 def test_the_format_sniff_reads_the_first_key_line(tmp_path: Path) -> None:
-    from baloot_conformance.rules.loading import _declares_trick
+    from baloot_conformance.rules.loading import _declares_trick, _shipped_file
 
     cases = {
         "a.yaml": "# a comment\n\n#format: trick-ruleset/1\nformat: trick-ruleset/1\n",
@@ -120,6 +120,8 @@ def test_the_format_sniff_reads_the_first_key_line(tmp_path: Path) -> None:
         "e.yaml": "formats: trick-ruleset/1\n",
     }
     found = {name: _declares_trick(write(tmp_path, text, name)) for name, text in cases.items()}
+    assert _shipped_file("saudi") == spec_path("rulesets", "saudi.yaml")
+    assert _shipped_file("bourre") is None and _shipped_file("x" * 300) is None
     assert found == {
         "a.yaml": True,
         "b.yaml": True,
@@ -210,6 +212,26 @@ def test_discard_limits_by_table_size() -> None:
     assert [jorisl.limit(n) for n in (6, 7, 8)] == [5, 3, 3]
 
 
+#: The digests of the shipped trick rulesets (their first 16 hex digits), as reports print
+#: them. A change of a file's rules changes its digest: change its version too (MAJOR when a
+#: verdict can change), then the figure here.
+DIGESTS = {
+    "bourre": "d59f24c0c346d016",
+    "bourre-cajun": "dff8f36a125f59f5",
+    "bourre-cpusonicatt": "452e8149225bbf18",
+    "bourre-eighty": "701f9178afb03a42",
+    "bourre-jorisl": "82c516b46b847265",
+    "bourre-seed": "71b0cca7caab038a",
+    "bourre-wikipedia": "301d6b784d68d7c7",
+    "bourre-wkc": "12eb3ad4bab9e007",
+}
+
+
+def test_the_shipped_digests_are_pinned() -> None:
+    found = {name: load_trick_ruleset(name).digest[7:23] for name in shipped_trick_rulesets()}
+    assert found == DIGESTS
+
+
 def test_the_digest_hashes_the_resolved_document(bourre: TrickRuleset, tmp_path: Path) -> None:
     text = canonical_json(bourre.document).encode("utf-8")
     assert bourre.digest == "sha256:" + hashlib.sha256(text).hexdigest()
@@ -238,6 +260,22 @@ def test_a_profile_replaces_only_what_it_names(bourre: TrickRuleset) -> None:
     assert wkc.sources == bourre.sources and "unmodelled" not in bourre.document
     seed = load_trick_ruleset("bourre-seed")
     assert seed.play["underruff"]["option"] == "free" and "silent" not in seed.document
+
+
+def test_a_derived_ruleset_changes_one_rule_and_is_validated(bourre: TrickRuleset) -> None:
+    seed = load_trick_ruleset("bourre-seed")
+    derived = loading.derive_trick_ruleset(
+        bourre, {"play.underruff": seed.document["play"]["underruff"]}, "bourre-free"
+    )
+    assert (
+        derived.lineage == ("bourre-free", "bourre")
+        and derived.play["underruff"] == (seed.document["play"]["underruff"])
+    )
+    assert derived.digest not in (bourre.digest, seed.digest)
+    too_many = dict(bourre.document["phases"]["draw.discards"], max=6)
+    assert loading.isolate_trick(bourre, {"phases.draw.discards": too_many}) is None
+    with pytest.raises(KeyError):
+        loading.derive_trick_ruleset(bourre, {"play.nothing": {}}, "x")
 
 
 def test_a_chain_of_three_by_relative_path(tmp_path: Path) -> None:

@@ -108,6 +108,20 @@ def shipped_files(fmt: str = FORMAT) -> dict[str, Path]:
     return found
 
 
+def _shipped_file(name: str) -> Path | None:
+    """The shipped Baloot file with this id, as :func:`shipped_rulesets` would give it, from
+    the file's own name: the folders are not listed and only that file is sniffed, so finding
+    ``saudi`` costs what it did before the trick family's files were shipped beside it."""
+    for folder in SHIPPED_FOLDERS:
+        file = spec_path(folder, f"{name}.yaml")
+        try:
+            if file.is_file() and not _declares_trick(file):
+                return file
+        except OSError:  # a name too long for the file system: no shipped id
+            return None
+    return None
+
+
 @cache
 def _declares_trick(file: Path) -> bool:
     """Whether a shipped file's first key line is ``format: trick-ruleset/1``: read up to it
@@ -136,12 +150,13 @@ def _locate(reference: str, relative_to: Path | None, where: Location | None) ->
             candidate = relative_to / candidate
         return candidate
     name, _ = split_reference(reference, where)
-    shipped = shipped_rulesets()
-    if name in shipped:
-        return shipped[name]
+    found = _shipped_file(name)
+    if found is not None:
+        return found
     error = UnreadableInputError if where is None else SpecError
     if name in shipped_files(TRICK_FORMAT):
         raise _trick_ruleset_error(name, where)
+    shipped = shipped_rulesets()
     close = difflib.get_close_matches(name, list(shipped), n=1)
     raise error(
         f"no ruleset named {name!r}",
@@ -366,7 +381,7 @@ def _names_shipped(reference: str | Path) -> bool:
     return (
         isinstance(reference, str)
         and not _is_path_reference(reference)
-        and reference.split("@")[0] in shipped_rulesets()
+        and _shipped_file(reference.split("@")[0]) is not None
     )
 
 

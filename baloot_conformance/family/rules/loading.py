@@ -27,6 +27,7 @@ import contextlib
 import dataclasses
 import difflib
 import hashlib
+import json
 import types
 from collections.abc import Mapping
 from functools import cache
@@ -359,3 +360,46 @@ def resolved_trick_yaml(ruleset: TrickRuleset) -> str:
         f"# digest {ruleset.digest}\n"
     )
     return header + dump_yaml(ruleset.document)
+
+
+def derive_trick_ruleset(
+    base: TrickRuleset,
+    changes: Mapping[str, Mapping[str, Any]],
+    id: str,
+    sources: Mapping[str, str] | None = None,
+) -> TrickRuleset:
+    """``base`` with some rules replaced whole (rule ID -> the rule as plain data, as in a
+    profile), validated like a loaded ruleset: how spec diffs and inference will build the
+    rulesets that differ from another in one rule (see
+    :func:`baloot_conformance.rules.loading.derive_ruleset`). ``sources``: bibliography
+    entries the new rules cite, added to ``base``'s.
+
+    Raises:
+        SpecError: the result is not a valid trick ruleset; ``problems`` lists everything.
+        KeyError: a rule ID that the ruleset does not have.
+    """
+    data: dict[str, Any] = json.loads(canonical_json(base.document))
+    for rule_id, rule in changes.items():
+        section, _, name = rule_id.partition(".")
+        if name not in data.get(section, {}):
+            raise KeyError(rule_id)
+        data[section][name] = json.loads(canonical_json(rule))
+    if sources:
+        data["sources"] = {**dict(sources), **data.get("sources", {})}
+    data["id"] = id
+    doc = Document(f"<{id}>", data, lineage=(id, *base.lineage))
+    _check_valid(doc)
+    return typed_trick_ruleset(doc.data, doc.path, doc.lineage, digest_of(data))
+
+
+def isolate_trick(
+    base: TrickRuleset,
+    changes: Mapping[str, Mapping[str, Any]],
+    sources: Mapping[str, str] | None = None,
+) -> TrickRuleset | None:
+    """``base`` with ``changes`` applied, or ``None`` when that is no valid trick ruleset
+    alone (a witness search changes one rule at a time)."""
+    try:
+        return derive_trick_ruleset(base, changes, f"{base.id}-variant", sources)
+    except SpecError:
+        return None
