@@ -39,6 +39,18 @@ from baloot_conformance.rules.strict_yaml import load_yaml
 #: The major version of BTN this reader knows.
 KNOWN_MAJOR = 1
 
+
+class UnknownVersion(TranscriptSyntaxError):
+    """The version line names a major version this reader does not read (``major``): the
+    one point where the command line turns a BTN 2 file over to the trick family."""
+
+    def __init__(self, error: TranscriptSyntaxError, major: int) -> None:
+        super().__init__(
+            error.message, location=error.location, excerpt=error.excerpt, hint=error.hint
+        )
+        self.major = major
+
+
 # ---------------------------------------------------------------------------------------------
 # The reader
 # ---------------------------------------------------------------------------------------------
@@ -229,13 +241,19 @@ class TranscriptReader:
         version = first[1][0]
         major = int(version.split(".")[0])
         if major != KNOWN_MAJOR:
-            raise errors.at(
+            hint = (
+                "BTN 2 is the trick family's notation: 'baloot-conformance check' reads it"
+                if major == 2
+                else "upgrade baloot-conformance, or write the file as '%btn 1'"
+            )
+            error = errors.at(
                 f"unknown BTN version {version}: this reader knows version {KNOWN_MAJOR}",
                 1,
                 first[3] + 5,
                 f"%btn {version}",
-                hint="upgrade baloot-conformance, or write the file as '%btn 1'",
+                hint=hint,
             )
+            raise UnknownVersion(error, major)
         self.version = version
         header: list[Tag | Comment] = []
         names: dict[str, int] = {}

@@ -21,6 +21,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, Literal, NamedTuple, TextIO, cast
 
 from baloot_conformance import btn, processes
+from baloot_conformance.btn.reader import UnknownVersion
 from baloot_conformance.btn.runs import iter_game_runs, repeats_hand_numbers
 from baloot_conformance.check.features import check_declared
 from baloot_conformance.check.hand_check import REQUIRABLE
@@ -543,8 +544,17 @@ def _task_verdicts(task: _Task, problems: list[FileError]) -> Iterator[HandVerdi
 
 @functools.lru_cache(maxsize=16)
 def _load(reference: str) -> Ruleset:
-    """A ruleset named on the command line, loaded once per process."""
-    return load_ruleset(reference)
+    """A ruleset named on the command line, loaded once per process: a Baloot one, or (only
+    once a Baloot load has failed, so that a Baloot run pays nothing for it) a trick
+    family's, which only a BTN 2 file may be checked under."""
+    try:
+        return load_ruleset(reference)
+    except BalootError:
+        from baloot_conformance.cli import trick_family
+
+        if not trick_family.names_trick_ruleset(reference):
+            raise
+        return cast(Ruleset, trick_family.load(reference))
 
 
 def _verdicts(
@@ -557,17 +567,69 @@ def _verdicts(
     """The verdicts of one file, streamed; a problem reading it is appended to ``problems``."""
     try:
         ruleset = _load(reference) if reference else None
-        if source is None:
-            source = sys.stdin.buffer if path == "-" else path
+        if source is None and path == "-":
+            source = sys.stdin.buffer
+            if _stdin_is_btn2():
+                yield from _btn2_verdicts(path, ruleset, options)
+                return
+        elif source is None:
+            source = path
         required, pictures, fast, _, features = options
+        if ruleset is not None and getattr(ruleset, "format", None) is not None:
+            from baloot_conformance.cli import trick_family
+
+            if not _is_btn2_file(path):
+                raise trick_family.refuse_baloot_file(path, cast(Any, ruleset))
+            yield from _btn2_verdicts(path, ruleset, options)
+            return
         if features is not None:
             yield from check_features.transcript_verdicts(
                 source, path, ruleset, features, required, pictures
             )
             return
         yield from check_transcript(source, path, ruleset, required, pictures, fast)
+    except UnknownVersion as exc:
+        if exc.major != 2 or path == "-":
+            problems.append(FileError(path, str(exc)))
+            return
+        try:
+            yield from _btn2_verdicts(path, None, options)
+        except BalootError as error:
+            problems.append(FileError(path, str(error)))
     except BalootError as exc:
         problems.append(FileError(path, str(exc)))
+
+
+def _stdin_is_btn2() -> bool:
+    """Standard input peeked at for BTN 2's version line (a Baloot run only peeks)."""
+    from baloot_conformance.cli import trick_family
+
+    return trick_family.stdin_is_btn2()
+
+
+def _is_btn2_file(path: str) -> bool:
+    from baloot_conformance.cli import trick_family
+
+    return trick_family.is_btn2_file(path)
+
+
+def _btn2_verdicts(path: str, ruleset: object | None, options: _Options) -> Iterator[HandVerdict]:
+    """A BTN 2 file's verdicts (the trick family); the options it cannot honour yet are
+    refused, never ignored."""
+    from baloot_conformance.cli import trick_family
+
+    required, _, _, _, features = options
+    if features is not None:
+        raise UnreadableInputError(
+            f"{path}: --features applies to Baloot transcripts; this is a BTN 2 transcript",
+            hint="check BTN 2 transcripts without --features",
+        )
+    if required:
+        raise UnreadableInputError(
+            f"{path}: --require applies to Baloot transcripts; this is a BTN 2 transcript",
+            hint="check BTN 2 transcripts without --require",
+        )
+    yield from trick_family.verdicts(path, ruleset)
 
 
 class Progress:

@@ -167,6 +167,15 @@ def _locate(reference: str, relative_to: Path | None, where: Location | None) ->
     )
 
 
+def names_trick_ruleset(reference: str) -> bool:
+    """Whether a reference (a shipped id, ``id@major``, or a path) names a trick ruleset
+    (``format: trick-ruleset/1``): asked only after a Baloot load failed, so that it costs a
+    Baloot run nothing."""
+    if _is_path_reference(reference):
+        return _declares_trick(Path(reference))
+    return reference.split("@")[0] in shipped_files(TRICK_FORMAT)
+
+
 def _trick_ruleset_error(name: str, where: Location | None) -> BalootError:
     """The error for a Baloot load of a trick ruleset (``bourre``): it names the format."""
     error = UnreadableInputError if where is None else SpecError

@@ -327,7 +327,7 @@ class TrickHand(DrawPhase):
             self._push_declare(action)
         else:
             raise IllegalAction(
-                "phases.pipeline", f"{self._expected()}, not {self.describe(action)}"
+                "phases.pipeline", f"{self.expected()}, not {self.describe(action)}"
             )
         self.history.append(action)
 
@@ -337,7 +337,7 @@ class TrickHand(DrawPhase):
         out of turn or not held cannot be forced."""
         if self.phase != "tricks":
             raise IllegalAction(
-                "phases.pipeline", f"{self._expected()}, not {self.describe(action)}"
+                "phases.pipeline", f"{self.expected()}, not {self.describe(action)}"
             )
         self._check_turn_and_hold(action)
         try:
@@ -432,7 +432,8 @@ class TrickHand(DrawPhase):
     def next_phase(self) -> None:
         self._enter(self.rules.phases.pipeline.kinds.index(self.phase) + 1)
 
-    def _expected(self) -> str:
+    def expected(self) -> str:
+        """What the hand waits for next, in words (for messages)."""
         if self.agenda:
             step, seat, _ = self.agenda[0]
             return f"{self.names[seat]}'s {step} is next"

@@ -1,0 +1,541 @@
+"""Checking one BTN 2 hand against a trick ruleset: its events replayed on the family's
+:class:`~baloot_conformance.family.engine.hand.TrickHand`, its claims compared with what the
+hand computed.
+
+The verdicts are the kit's own (:mod:`baloot_conformance.check.verdicts`): a hand passes when
+every event is legal and every claim right; each divergence has its position, ``file:line:col``,
+the rule that decides it and a sentence naming the seats and cards. Reports render them as they
+render Baloot's.
+
+How the statements become the hand's actions: the antes one per seat; the ``deal`` lines (with
+the ``faceup`` card last in the dealer's hand) one deal; ``bid SEAT play N`` / ``bid SEAT pass``
+a declaration; ``exchange SEAT D... : R...`` the discards, then the cards served from the stock
+(a ``reshuffle`` line before it refills the stock when it runs out); each card of a ``trick``
+line a play; ``penalty SEAT renege`` the payment the ruleset sets for a renege.
+
+Penalised events (a renege): the card is reported illegal, with the obligation it breaks, and
+the replay goes on with the card played, so that the penalty the transcript records is checked
+against ``scoring.pot.renege`` and the settlement against the rest. Any other illegal event
+stops the replay of its hand: the claims after it are listed as not checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from baloot_conformance.check.verdicts import Divergence, DivergenceKind, EngineId, HandVerdict
+from baloot_conformance.engine.model import IllegalAction
+from baloot_conformance.family.btn import items as b2
+from baloot_conformance.family.engine.actions import (
+    Action,
+    Ante,
+    Deal,
+    Declare,
+    Discard,
+    Draw,
+    Penalty,
+    Play,
+    Reshuffle,
+)
+from baloot_conformance.family.engine.deck import Ring
+from baloot_conformance.family.engine.hand import TrickHand
+from baloot_conformance.family.engine.ledger import Ledger
+from baloot_conformance.family.engine.pack import pack_of
+from baloot_conformance.family.rules.model import TrickRuleset
+
+#: The offences a ``penalty`` line may name, and the rule that prices each.
+PENALTIES = {"renege": "scoring.pot.renege"}
+
+
+class _Stop(Exception):
+    """The replay of a hand cannot go on (an illegal event that is not penalised)."""
+
+
+@dataclass
+class HandReplay:
+    """One hand's replay: the hand, the divergences found so far, the trick winners."""
+
+    rules: TrickRuleset
+    ring: Ring
+    hand: TrickHand
+    path: str
+    divergences: list[Divergence] = field(default_factory=list)
+    winners: dict[int, int] = field(default_factory=dict)
+    """The engine's winner of each trick played, by trick number (1-based)."""
+    unchecked: list[str] = field(default_factory=list)
+    last_event: b2.Event | None = None
+    events: int = 0
+    claims: int = 0
+    stopped: bool = False
+    penalties: list[b2.Penalty] = field(default_factory=list)
+    """The transcript's penalty lines, paid when the hand reaches its settlement."""
+
+    def seat(self, name: str) -> int:
+        return self.ring.names.index(name)
+
+    # --- divergences ------------------------------------------------------------------
+
+    def diverge(
+        self,
+        item: b2.Item,
+        rule_id: str | None,
+        kind: DivergenceKind,
+        message: str,
+        expected: str | None = None,
+        claimed: str | None = None,
+    ) -> None:
+        self.divergences.append(
+            Divergence(
+                position=item.position,
+                location=item.location,
+                rule_id=rule_id,
+                kind=kind,
+                message=message,
+                expected=expected,
+                claimed=claimed,
+                root=not self.divergences,
+            )
+        )
+
+    def illegal(self, item: b2.Item, error: IllegalAction) -> None:
+        self.diverge(item, error.rule_id, "illegal_event", error.reason)
+
+    # --- events -----------------------------------------------------------------------
+
+    def push(self, item: b2.Item, action: Action) -> None:
+        try:
+            self.hand.push(action)
+        except IllegalAction as error:
+            self.illegal(item, error)
+            raise _Stop from None
+
+    def deal(self, deals: Sequence[b2.Deal], faceup: b2.FaceUp | None) -> None:
+        """The deal lines as one deal, the face-up card last in its seat's hand."""
+        index = pack_of(self.rules).index
+        hands: list[tuple[int, ...]] = [()] * self.ring.size
+        for line in deals:
+            cards = [index[c] for c in line.cards]
+            if faceup is not None and faceup.seat == line.seat and faceup.card in line.cards:
+                cards.remove(index[faceup.card])
+                cards.append(index[faceup.card])
+            hands[self.seat(line.seat)] = tuple(cards)
+        missing = [n for n, h in zip(self.ring.names, hands, strict=True) if not h]
+        anchor: b2.Item = deals[-1] if deals else faceup  # type: ignore[assignment]
+        if missing:
+            self.diverge(
+                anchor,
+                "phases.deal",
+                "missing_event",
+                f"the deal of {' '.join(missing)} is not recorded: this kit checks a Bourré hand "
+                "from every seat's dealt cards",
+            )
+            raise _Stop
+        if faceup is not None and self.rules.phases.deal.faceup == "dealer_last":
+            dealer = self.ring.names[self.hand.ledger.dealer]
+            if faceup.seat != dealer:
+                self.diverge(
+                    faceup,
+                    "phases.deal",
+                    "illegal_event",
+                    f"the face-up card is the dealer's last card; {faceup.seat} is not the "
+                    f"dealer ({dealer})",
+                )
+                raise _Stop
+        self.push(anchor, Deal(tuple(hands)))
+
+    def exchange(self, item: b2.Exchange, reshuffled: bool) -> None:
+        """A seat's discards, then the cards it is served (with a refill between when the
+        transcript records a reshuffle and the stock cannot serve them all)."""
+        index = pack_of(self.rules).index
+        seat = self.seat(item.seat)
+        self.push(item, Discard(seat, tuple(index[c] for c in item.discards)))
+        received = [index[c] for c in item.received]
+        if not received:
+            return
+        hand = self.hand
+        first = [c for c in received if hand.stock >> c & 1]
+        rest = [c for c in received if not hand.stock >> c & 1]
+        if rest and reshuffled:
+            if first:
+                self.push(item, Draw(seat, tuple(first)))
+            self.push(item, Reshuffle(seat))
+            self.push(item, Draw(seat, tuple(rest)))
+        else:
+            self.push(item, Draw(seat, tuple(received)))
+
+    def play(self, item: b2.Play) -> None:
+        """A card; an obligation it breaks is a renege, reported and played on."""
+        hand = self.hand
+        action = Play(self.seat(item.seat), pack_of(self.rules).index[item.card])
+        try:
+            hand.push(action)
+        except IllegalAction as error:
+            self.illegal(item, error)
+            if not error.rule_id.startswith("play."):
+                raise _Stop from None
+            try:
+                hand.force_play(action)
+            except IllegalAction:  # out of turn, or a card not held: no replay past it
+                raise _Stop from None
+        number = item.trick
+        if not hand.trick and hand.trick_number >= number:  # the trick is complete
+            self.winners[number] = hand.leader
+
+    def settle_penalties(self) -> None:
+        """Once the tricks are over, pay each renege's penalty the transcript records (the
+        hand asks for them in order); a renege without its line is a missing event."""
+        hand = self.hand
+        while hand.phase == "settle" and hand.agenda and hand.agenda[0][0] == "penalty":
+            _, seat, due = hand.agenda[0]
+            name = self.ring.names[seat]
+            line = next((p for p in self.penalties if p.seat == name), None)
+            if line is None:
+                anchor = self.last_event
+                if anchor is not None:
+                    self.diverge(
+                        anchor,
+                        "scoring.pot.renege",
+                        "missing_event",
+                        f"{name} reneged and owes {due} into the next pot; the transcript "
+                        "records no penalty",
+                    )
+                raise _Stop
+            self.penalties.remove(line)
+            self.push(line, Penalty(seat, due))
+
+    # --- claims -----------------------------------------------------------------------
+
+    def claim(self, item: b2.Claim) -> None:
+        self.claims += 1
+        if self.stopped:
+            self.unchecked.append(item.position)
+            return
+        if isinstance(item, b2.LegalClaim):
+            self._legal(item)
+        elif isinstance(item, b2.TrickClaim):
+            self._trick(item)
+        elif isinstance(item, b2.SidesClaim):
+            self._sides(item)
+
+    def _legal(self, item: b2.LegalClaim) -> None:
+        hand = self.hand
+        pack = pack_of(self.rules)
+        if hand.phase != "tricks" or hand.to_act() != self.seat(item.seat):
+            turn = hand.seat_name(hand.to_act()) if hand.phase == "tricks" else "nobody"
+            self.diverge(
+                item,
+                "phases.tricks",
+                "wrong_claim",
+                f"a legal-set claim for {item.seat}, but the card to play next is {turn}'s",
+            )
+            return
+        legal = hand.legal_cards()
+        claimed = sum(1 << pack.index[c] for c in item.cards)
+        if claimed != legal:
+            rule = self.rules.play.obligations.id
+            self.diverge(
+                item,
+                rule,
+                "wrong_claim",
+                f"{item.seat} may play {pack.format(legal)}; the engine offered "
+                f"{pack.format(claimed)}",
+                expected=pack.format(legal),
+                claimed=pack.format(claimed),
+            )
+
+    def _trick(self, item: b2.TrickClaim) -> None:
+        winner = self.winners.get(item.trick)
+        if winner is None:
+            self.diverge(
+                item,
+                "play.trick_winner",
+                "wrong_claim",
+                f"trick {item.trick} is not complete; its winner cannot be claimed yet",
+            )
+            return
+        name = self.ring.names[winner]
+        if name != item.winner:
+            self.diverge(
+                item,
+                "play.trick_winner",
+                "wrong_claim",
+                f"trick {item.trick} is won by {name}, not {item.winner}",
+                expected=name,
+                claimed=item.winner,
+            )
+
+    def _sides(self, item: b2.SidesClaim) -> None:
+        hand = self.hand
+        settlement = hand.settlement
+        if settlement is None:
+            self.diverge(
+                item,
+                "phases.pipeline",
+                "wrong_claim",
+                f"the hand is not over (expected {hand.expected()}); its {item.name} cannot "
+                "be claimed yet",
+            )
+            return
+        truth = self.truth(item.name)
+        rule = {
+            "tricks": "play.trick_winner",
+            "pot": "scoring.outcome",
+            "pays": self.pays_rule(),
+            "score": "scoring.outcome",
+        }[item.name]
+        wrong = [(seat, n) for seat, n in item.values if truth[self.seat(seat)] != n]
+        if wrong:
+            expected = " ".join(f"{s} {truth[self.seat(s)]}" for s, _ in item.values)
+            claimed = " ".join(f"{s} {n}" for s, n in item.values)
+            said = ", ".join(f"{s} {truth[self.seat(s)]}, not {n}" for s, n in wrong)
+            self.diverge(
+                item,
+                rule,
+                "wrong_claim",
+                f"{item.name}: {said}{self.why(item.name)}",
+                expected=expected,
+                claimed=claimed,
+            )
+
+    def truth(self, name: str) -> list[int]:
+        """What the hand computed, per seat: tricks, chips from the pot, chips paid into the
+        next pot, the hand's net chips."""
+        hand = self.hand
+        settlement = hand.settlement
+        assert settlement is not None
+        n = self.ring.size
+        if name == "tricks":
+            return [hand.tricks.get(s, 0) for s in range(n)]
+        if name == "pot":
+            return [settlement.won if s == settlement.winner else 0 for s in range(n)]
+        if name == "pays":
+            return [settlement.bourre.get(s, 0) + settlement.reneges.get(s, 0) for s in range(n)]
+        before, after = hand.ledger.chips, settlement.next.chips
+        return [after[s] - before[s] for s in range(n)]
+
+    def pays_rule(self) -> str:
+        settlement = self.hand.settlement
+        return "scoring.pot.renege" if settlement and settlement.reneges else "scoring.pot.bourre"
+
+    def why(self, name: str) -> str:
+        settlement = self.hand.settlement
+        assert settlement is not None
+        if name != "pot":
+            return ""
+        if settlement.winner is None:
+            tie = " ".join(self.ring.names[s] for s in settlement.tie)
+            return f" (no strict winner: {tie} tie, and the pot carries)" if tie else ""
+        return (
+            f" ({self.ring.names[settlement.winner]} took strictly the most tricks and the"
+            f" pot of {settlement.won})"
+        )
+
+
+def replay_hand(
+    hand_items: b2.Hand,
+    rules: TrickRuleset,
+    ring: Ring,
+    ledger: Ledger | None,
+    path: str,
+    engine: EngineId | None = None,
+) -> tuple[HandVerdict, Ledger | None]:
+    """The verdict of one hand, and the ledger the next hand starts from (``None`` when this
+    hand could not be settled: the next must state its own ``start``)."""
+    items = hand_items.items
+    start = next((i for i in items if isinstance(i, b2.Start)), None)
+    dealer_line = next((i for i in items if isinstance(i, b2.Dealer)), None)
+    divergences: list[Divergence] = []
+    n = ring.size
+    if start is not None or ledger is None:
+        dealer = ring.names.index(dealer_line.seat) if dealer_line else 0
+        exempt = frozenset(ring.names.index(s) for s in start.exempt) if start else frozenset()
+        ledger = Ledger(
+            players=n,
+            dealer=dealer,
+            chips=(0,) * n,
+            pot=start.pot if start else 0,
+            exempt=exempt,
+        )
+    elif dealer_line is not None and ring.names[ledger.dealer] != dealer_line.seat:
+        divergences.append(
+            Divergence(
+                position=dealer_line.position,
+                location=dealer_line.location,
+                rule_id="table.dealer.rotation",
+                kind="illegal_event",
+                message=f"the deal passes to {ring.names[ledger.dealer]}, not {dealer_line.seat}",
+                root=True,
+            )
+        )
+        ledger = Ledger(
+            players=n,
+            dealer=ring.names.index(dealer_line.seat),
+            chips=ledger.chips,
+            pot=ledger.pot,
+            exempt=ledger.exempt,
+            forfeit=ledger.forfeit,
+        )
+    try:
+        hand = TrickHand(rules, ledger, names=ring.names)
+    except IllegalAction as error:
+        verdict = HandVerdict(
+            path=path,
+            ruleset=rules.id,
+            position=hand_items.position,
+            status="error",
+            error=f"{error.rule_id}: {error.reason}",
+            location=hand_items.location,
+            engine=engine,
+        )
+        return verdict, None
+    replay = HandReplay(rules, ring, hand, path, divergences)
+    _run(replay, items)
+    if not replay.stopped and not hand.is_over():
+        last = items[-1] if items else None
+        anchor = last if isinstance(last, b2.Item) else None
+        rule = "scoring.pot.renege" if hand.phase == "settle" else "phases.pipeline"
+        if anchor is not None:
+            replay.diverge(
+                anchor,
+                rule,
+                "missing_event",
+                f"the hand ends here, but {hand.expected()} is still to come",
+            )
+    verdict = HandVerdict(
+        path=path,
+        ruleset=rules.id,
+        position=hand_items.position,
+        status="fail" if replay.divergences else "pass",
+        divergences=tuple(replay.divergences),
+        location=hand_items.location,
+        events=replay.events,
+        claims=replay.claims,
+        unchecked=tuple(replay.unchecked),
+        engine=engine,
+    )
+    settled = hand.settlement.next if hand.settlement is not None else None
+    return verdict, settled
+
+
+def _run(replay: HandReplay, items: Sequence[b2.HandItem]) -> None:
+    """Replay the items in order; an unpenalised illegal event stops the events (the claims
+    after it are counted, not checked)."""
+    deals: list[b2.Deal] = []
+    faceup: b2.FaceUp | None = None
+    reshuffled = False
+    stream: Iterator[b2.HandItem] = iter(items)
+    for item in stream:
+        if isinstance(item, b2.Comment):
+            continue
+        if isinstance(item, b2.Claim):
+            if deals:
+                replay.stopped = replay.stopped or _flush(replay, deals, faceup)
+                deals, faceup = [], None
+            replay.claim(item)
+            continue
+        assert isinstance(item, b2.Event)
+        replay.events += 1
+        replay.last_event = item
+        if replay.stopped:
+            continue
+        if isinstance(item, b2.Deal):
+            deals.append(item)
+            continue
+        if isinstance(item, b2.FaceUp):
+            faceup = item
+            continue
+        if deals:
+            if _flush(replay, deals, faceup):
+                replay.stopped = True
+                continue
+            deals, faceup = [], None
+        try:
+            reshuffled = _event(replay, item, reshuffled)
+        except _Stop:
+            replay.stopped = True
+    if deals and not replay.stopped:
+        replay.stopped = _flush(replay, deals, faceup)
+    if not replay.stopped:
+        try:
+            replay.settle_penalties()
+        except _Stop:
+            replay.stopped = True
+
+
+def _flush(replay: HandReplay, deals: list[b2.Deal], faceup: b2.FaceUp | None) -> bool:
+    """Push the gathered deal; whether the replay must stop."""
+    try:
+        replay.deal(deals, faceup)
+    except _Stop:
+        return True
+    return False
+
+
+def _event(replay: HandReplay, item: b2.Event, reshuffled: bool) -> bool:
+    """Push one event; the pending-reshuffle flag after it."""
+    if isinstance(item, (b2.Start, b2.Dealer)):
+        return reshuffled
+    if isinstance(item, b2.Ante):
+        for seat, chips in item.chips:
+            replay.push(item, Ante(replay.seat(seat), chips))
+        return reshuffled
+    if isinstance(item, b2.Call):
+        replay.push(item, _declaration(replay, item))
+        return reshuffled
+    if isinstance(item, b2.Reshuffle):
+        return True
+    if isinstance(item, b2.Exchange):
+        replay.exchange(item, reshuffled)
+        return False
+    if isinstance(item, b2.Play):
+        replay.play(item)
+        return reshuffled
+    if isinstance(item, b2.Penalty):
+        _penalty(replay, item)
+        return reshuffled
+    replay.diverge(item, None, "illegal_event", f"{type(item).__name__} is not a Bourré event")
+    raise _Stop
+
+
+def _declaration(replay: HandReplay, item: b2.Call) -> Action:
+    seat = replay.seat(item.seat)
+    if item.word == "pass" and not item.args:
+        return Declare(seat, False)
+    if item.word == "play" and len(item.args) <= 1 and all(a.isdigit() for a in item.args):
+        return Declare(seat, True, int(item.args[0]) if item.args else 0)
+    replay.diverge(
+        item,
+        "phases.draw.declare",
+        "illegal_event",
+        f"{item.seat} says {' '.join((item.word, *item.args))}; a Bourré declaration is "
+        "'play N' (stay in, discarding N cards) or 'pass'",
+    )
+    raise _Stop
+
+
+def _penalty(replay: HandReplay, item: b2.Penalty) -> None:
+    """A penalty line: its offence must be one the kit prices and the seat must have made it;
+    the payment itself is pushed when the hand reaches its settlement (:meth:`HandReplay.
+    settle_penalties`), and the amount is checked by the ``= pays`` claim."""
+    rule = PENALTIES.get(item.offence)
+    if rule is None:
+        replay.diverge(
+            item,
+            None,
+            "illegal_event",
+            f"penalty {item.offence}: the penalties this kit prices are " + ", ".join(PENALTIES),
+        )
+        raise _Stop
+    seat = replay.seat(item.seat)
+    owed = sum(1 for s, _ in replay.hand.reneges if s == seat)
+    taken = sum(1 for p in replay.penalties if p.seat == item.seat)
+    if taken >= owed:
+        replay.diverge(
+            item,
+            rule,
+            "illegal_event",
+            f"{item.seat} is penalised for a renege it did not make",
+        )
+        raise _Stop
+    replay.penalties.append(item)
