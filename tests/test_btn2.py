@@ -311,6 +311,7 @@ ERRORS = [
         "reshuffle, penalty, trick, '=' for a claim, or '#'), found 'fold'",
     ),
     ("= tricks P1 -1\n", "t.btn:6:13", "expected a whole number, found '-1'"),
+    ("trick 1: P1 AH P2 KH\n", "t.btn:6:16", "expected '=', found 'P2'"),
 ]
 
 
@@ -323,6 +324,11 @@ def test_a_structural_error_is_one_line_at_its_place(body: str, where: str, mess
     assert error.excerpt is not None and error.excerpt.split("\n")[0].startswith(f"{line} | ")
     assert error.excerpt.split("\n")[1].index("^") == len(f"{line} | ") + column - 1
     assert len(shown) <= 4  # the message, the line, the caret, a hint
+
+
+def test_a_trick_line_without_its_commas_says_how_plays_are_separated() -> None:
+    error = error_of(HEAD + "trick 1: P1 AH P2 KH\n")
+    assert error.hint is not None and "separated by ', '" in error.hint
 
 
 def test_a_card_outside_a_32_card_pack_names_the_pack() -> None:
