@@ -473,6 +473,15 @@ def test_the_json_form_round_trips_and_the_schema_accepts_it() -> None:
     }
 
 
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_every_sample_round_trips_through_json(path: Path) -> None:
+    transcript = read(path.read_text(encoding="utf-8"), path.name)
+    text = json.dumps(to_json(transcript), ensure_ascii=False)
+    again = from_json_text(text, "s.json", ruleset_for)
+    assert again == transcript and again.metadata_text == transcript.metadata_text
+    assert format_btn2(again) == path.read_text(encoding="utf-8")
+
+
 def test_a_json_document_the_schema_refuses_names_the_pointer() -> None:
     data = to_json(read(WORKED.read_text(encoding="utf-8")))
     data["hands"][0]["items"][3]["cards"][0] = "10S"
