@@ -311,6 +311,7 @@ ERRORS = [
         "reshuffle, penalty, trick, '=' for a claim, or '#'), found 'fold'",
     ),
     ("= tricks P1 -1\n", "t.btn:6:13", "expected a whole number, found '-1'"),
+    ("trick 1: P1 AH P2 KH\n", "t.btn:6:16", "expected '=', found 'P2'"),
 ]
 
 
@@ -323,6 +324,11 @@ def test_a_structural_error_is_one_line_at_its_place(body: str, where: str, mess
     assert error.excerpt is not None and error.excerpt.split("\n")[0].startswith(f"{line} | ")
     assert error.excerpt.split("\n")[1].index("^") == len(f"{line} | ") + column - 1
     assert len(shown) <= 4  # the message, the line, the caret, a hint
+
+
+def test_a_trick_line_without_its_commas_says_how_plays_are_separated() -> None:
+    error = error_of(HEAD + "trick 1: P1 AH P2 KH\n")
+    assert error.hint is not None and "separated by ', '" in error.hint
 
 
 def test_a_card_outside_a_32_card_pack_names_the_pack() -> None:
@@ -465,6 +471,15 @@ def test_the_json_form_round_trips_and_the_schema_accepts_it() -> None:
         "values": {"P1": 4, "P2": -1, "P3": -1, "P4": -1, "P5": -6},
         "position": "h1.score",
     }
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_every_sample_round_trips_through_json(path: Path) -> None:
+    transcript = read(path.read_text(encoding="utf-8"), path.name)
+    text = json.dumps(to_json(transcript), ensure_ascii=False)
+    again = from_json_text(text, "s.json", ruleset_for)
+    assert again == transcript and again.metadata_text == transcript.metadata_text
+    assert format_btn2(again) == path.read_text(encoding="utf-8")
 
 
 def test_a_json_document_the_schema_refuses_names_the_pointer() -> None:

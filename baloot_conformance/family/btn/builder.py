@@ -115,7 +115,7 @@ class HandBuilder:
 
     def seat(self, seat: str, stmt: Stmt, locate: bool = True) -> str:
         """``seat``, or the error of a seat not at the table (at its word, if ``locate``)."""
-        if seat not in self.seat_set:
+        if seat not in self.seat_set:  # the callers on the hot paths test it first
             where = "from [Seats]" if self.table.numbered else f"under {self.table.ruleset}"
             raise self.fail(
                 f"{seat} is not a seat at this table ({' '.join(self.table.seats)}, {where})",
@@ -139,14 +139,19 @@ class HandBuilder:
     def card_set(self, cards: tuple[str, ...], stmt: Stmt, what: str) -> tuple[str, ...]:
         """Cards of a set (a deal, an exchange, a legal-set claim): in the pack, none twice;
         in the pack's order."""
-        seen: set[str] = set()
+        try:
+            ordered = sorted(cards, key=self.rank.__getitem__)
+        except KeyError:
+            ordered = []
+        if len(ordered) == len(cards) and len(set(cards)) == len(cards):
+            return tuple(ordered)
+        seen: set[str] = set()  # the error, spelt out
         for card in cards:
             self.card(card, stmt)
             if card in seen:
                 raise self.fail(f"card {card} is {what} twice on this line", stmt, token=card)
             seen.add(card)
-        rank = self.rank
-        return tuple(sorted(cards, key=rank.__getitem__))
+        raise AssertionError("a set of cards in the pack, none twice")  # pragma: no cover
 
     def sides(self, pairs: tuple[tuple[str, int], ...], stmt: Stmt) -> tuple[tuple[str, int], ...]:
         """Per-seat values: seats at the table, each once; in the table's order."""
@@ -161,6 +166,8 @@ class HandBuilder:
 
     def enter(self, stage: int, stmt: Stmt, what: str) -> None:
         """Move the hand on to ``stage``, refusing a statement whose stage is over."""
+        if self.stage == stage:
+            return
         if self.stage > stage:
             since, word = self.stage_line[self.stage]
             if self.stage == 5:
@@ -194,7 +201,7 @@ class HandBuilder:
     def add(self, stmt: Stmt) -> None:
         """Check one statement and append its item(s)."""
         kind = stmt[0]
-        if kind != "comment" and kind != "trick":
+        if self.legal is not None and kind != "comment" and kind != "trick":
             self.waiting(stmt)
         _HANDLERS[kind](self, stmt)
 
@@ -237,9 +244,11 @@ class HandBuilder:
         self.items.append(MAKE_ANTE(position, stmt[4], self.at(stmt), chips))
 
     def _deal(self, stmt: Stmt) -> None:
-        self.enter(1, stmt, "a 'deal' line")
+        if self.stage != 1:
+            self.enter(1, stmt, "a 'deal' line")
         seat, cards = stmt[1]
-        self.seat(seat, stmt)
+        if seat not in self.seat_set:
+            self.seat(seat, stmt)
         position = f"{self.prefix}.deal.{seat}"
         self.once(position, f"'deal {seat}' line", stmt)
         size = self.table.hand_size
@@ -253,8 +262,9 @@ class HandBuilder:
                 token=cards[size] if more else None,
             )
         cards = self.card_set(cards, stmt, "dealt")
-        for card in cards:
-            first = self.dealt.get(card)
+        dealt = self.dealt
+        for card in cards if not dealt.keys().isdisjoint(cards) else ():
+            first = dealt.get(card)
             if first is not None:
                 raise self.fail(
                     f"card {card} is dealt twice (first on line {first[1]}, to {first[0]})",
@@ -276,10 +286,10 @@ class HandBuilder:
                 stmt,
                 hint="the face-up card is one of the cards its seat was dealt",
             )
-        for card in cards:
-            self.dealt[card] = (seat, stmt[2])
+        dealt.update(dict.fromkeys(cards, (seat, stmt[2])))
         self.hands[seat] = set(cards)
-        self.items.append(MAKE_DEAL(position, stmt[4], self.at(stmt), seat, cards))
+        location = MAKE_LOCATION(self.errors.path, stmt[2], stmt[3])
+        self.items.append(MAKE_DEAL(position, stmt[4], location, seat, cards))
 
     def _faceup(self, stmt: Stmt) -> None:
         self.enter(1, stmt, "a 'faceup' line")
@@ -309,9 +319,11 @@ class HandBuilder:
         )
 
     def _bid(self, stmt: Stmt) -> None:
-        self.enter(_DRAW, stmt, "a declaration")
+        if self.stage != _DRAW:
+            self.enter(_DRAW, stmt, "a declaration")
         seat, word, args = stmt[1]
-        self.seat(seat, stmt)
+        if seat not in self.seat_set:
+            self.seat(seat, stmt)
         drew = self.single.get(f"{self.prefix}.x.{seat}")
         if drew is not None:
             raise self.fail(
@@ -320,9 +332,11 @@ class HandBuilder:
                 hint="a seat declares (plays or passes) before it discards and draws",
                 token=seat,
             )
-        self.counts["bid"] += 1
-        position = f"{self.prefix}.bid{self.counts['bid']}"
-        self.items.append(MAKE_CALL(position, stmt[4], self.at(stmt), seat, word, args))
+        counts = self.counts
+        counts["bid"] += 1
+        position = f"{self.prefix}.bid{counts['bid']}"
+        location = MAKE_LOCATION(self.errors.path, stmt[2], stmt[3])
+        self.items.append(MAKE_CALL(position, stmt[4], location, seat, word, args))
 
     def _exchange(self, stmt: Stmt) -> None:
         self.enter(_DRAW, stmt, "an 'exchange' line")
@@ -401,26 +415,14 @@ class HandBuilder:
         )
 
     def _trick(self, stmt: Stmt) -> None:
-        self.enter(4, stmt, "a trick")
+        if self.stage != 4:
+            self.enter(4, stmt, "a trick")
         number, plays, winner, points = stmt[1]
-        if number < 1:
-            raise self.fail("trick numbers start at 1", stmt)
-        if number == self.trick and self.trick_closed:
-            raise self.fail(
-                f"trick {number} goes on after its winner claim",
-                stmt,
-                hint=f"the next trick is {number + 1}",
-            )
-        if number != self.trick and number != self.trick + 1:
-            expected = f"the next trick is {self.trick + 1}"
-            if self.trick and not self.trick_closed:
-                expected = f"trick {self.trick} or {self.trick + 1}"
-            raise self.fail(f"trick {number} out of order: expected {expected}", stmt)
-        if number > self.table.tricks:
-            raise self.fail(
-                f"trick {number}: a hand has {self.table.tricks} tricks under {self.table.ruleset}",
-                stmt,
-            )
+        if number == self.trick + 1:  # the next trick
+            if number > self.table.tricks:
+                self._trick_order(number, stmt)
+        elif number != self.trick or self.trick_closed or number < 1:  # not the current one
+            self._trick_order(number, stmt)
         if number != self.trick:
             if self.trick:
                 self.seats_of[self.trick] = frozenset(self.trick_seats)
@@ -461,6 +463,29 @@ class HandBuilder:
         if winner is not None:
             self._winner(number, winner, points, stmt)
 
+    def _trick_order(self, number: int, stmt: Stmt) -> None:
+        """The error of a trick line whose number neither goes on with the current trick nor
+        starts the next one, or that starts one past the ruleset's count."""
+        if number < 1:
+            raise self.fail("trick numbers start at 1", stmt)
+        if number == self.trick and self.trick_closed:
+            raise self.fail(
+                f"trick {number} goes on after its winner claim",
+                stmt,
+                hint=f"the next trick is {number + 1}",
+            )
+        if number != self.trick and number != self.trick + 1:
+            expected = f"the next trick is {self.trick + 1}"
+            if self.trick and not self.trick_closed:
+                expected = f"trick {self.trick} or {self.trick + 1}"
+            raise self.fail(f"trick {number} out of order: expected {expected}", stmt)
+        if number > self.table.tricks:
+            raise self.fail(
+                f"trick {number}: a hand has {self.table.tricks} tricks under {self.table.ruleset}",
+                stmt,
+            )
+        raise AssertionError(f"trick {number} is in order")  # pragma: no cover
+
     def _bad_play(self, seat: str, card: str, number: int, where: Stmt) -> None:
         """The error of a play that is not at the table, not in the pack, one too many, or a
         repeat (the checks of :meth:`_trick`, spelt out)."""
@@ -499,7 +524,8 @@ class HandBuilder:
         )
 
     def _winner(self, trick: int, winner: str, points: int | None, stmt: Stmt) -> None:
-        self.seat(winner, stmt)
+        if winner not in self.seat_set:
+            self.seat(winner, stmt)
         seats = self.trick_seats if trick == self.trick else self.seats_of.get(trick, frozenset())
         if winner not in seats:
             raise self.fail(
@@ -508,10 +534,13 @@ class HandBuilder:
                 token=winner,
             )
         position = f"{self.prefix}.t{trick}.winner"
-        self.once(position, f"winner claim for trick {trick}", stmt)
+        if position in self.single:
+            self.once(position, f"winner claim for trick {trick}", stmt)
+        self.single[position] = stmt[2]
         if trick == self.trick:
             self.trick_closed = True
-        self.items.append(MAKE_TRICK(position, stmt[4], self.at(stmt), trick, winner, points))
+        location = MAKE_LOCATION(self.errors.path, stmt[2], stmt[3])
+        self.items.append(MAKE_TRICK(position, stmt[4], location, trick, winner, points))
 
     def _trick_claim(self, stmt: Stmt) -> None:
         trick, winner, points = stmt[1]

@@ -212,7 +212,9 @@ def found_at(text: str, column: int) -> str:
     return f"'{m.group(0) if m else rest[0]}'"
 
 
-def _hint_for(found: str, expected: str) -> str | None:
+def _hint_for(found: str, expected: str, line: str = "") -> str | None:
+    if expected == "'='" and line.lstrip(" \t").startswith("trick"):
+        return "the plays of a trick are separated by ', ' (P1 AH, P2 KH); '= P1' names its winner"
     if "a card" in expected:
         return "a card is a rank (2-9 T J Q K A, or 10) and a suit (S H D C, or ♠ ♥ ♦ ♣)"
     if "a seat" in expected:
@@ -254,7 +256,7 @@ def _lark_error(exc: UnexpectedInput, line_text: str, number: int, errors: Error
         number,
         column,
         line_text,
-        hint=_hint_for(found, expected),
+        hint=_hint_for(found, expected, line_text),
     )
 
 
