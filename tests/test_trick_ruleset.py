@@ -198,10 +198,10 @@ def test_rule_ids_are_section_dot_key(bourre: TrickRuleset) -> None:
     assert len(ids) == len(set(ids))
     expected = {
         f"{section}.{key}"
-        for section in ("table", "contracts", "phases", "scoring", "game")
+        for section in ("table", "contracts", "phases", "play", "scoring", "game")
         for key in bourre.document[section]
     }
-    assert set(ids) == expected  # the play section joins them with its typed build
+    assert set(ids) == expected
 
 
 def test_discard_limits_by_table_size() -> None:
@@ -260,7 +260,8 @@ def test_a_profile_replaces_only_what_it_names(bourre: TrickRuleset) -> None:
     assert wkc.phases.refill is not None and wkc.phases.refill.exclude_own
     assert wkc.sources == bourre.sources and "unmodelled" not in bourre.document
     seed = load_trick_ruleset("bourre-seed")
-    assert seed.play["underruff"]["option"] == "free" and "silent" not in seed.document
+    underruff = seed.play.stages["underruff"]
+    assert underruff.option == "free" and "silent" not in seed.document
 
 
 def test_a_derived_ruleset_changes_one_rule_and_is_validated(bourre: TrickRuleset) -> None:
@@ -270,7 +271,8 @@ def test_a_derived_ruleset_changes_one_rule_and_is_validated(bourre: TrickRulese
     )
     assert (
         derived.lineage == ("bourre-free", "bourre")
-        and derived.play["underruff"] == (seed.document["play"]["underruff"])
+        and derived.document["play"]["underruff"] == seed.document["play"]["underruff"]
+        and derived.play.stages["underruff"].option == "free"
     )
     assert derived.digest not in (bourre.digest, seed.digest)
     too_many = dict(bourre.document["phases"]["draw.discards"], max=6)
@@ -359,9 +361,12 @@ def test_the_schema_is_valid_and_strict_everywhere() -> None:
     assert schema["$id"] == "urn:baloot-conformance:schema:trick-ruleset:1"
     own = {k: v for k, v in schema.items() if k != "$defs"}
     walk(own, "$")
-    walk({k: v for k, v in schema["$defs"].items() if k != "play"}, "$.$defs")
+    walk(schema["$defs"], "$.$defs")
     refs = [r for r in json.dumps(schema).split('"$ref": "')[1:] if r.startswith("urn:")]
-    assert refs and all(r.startswith("urn:baloot-conformance:schema:ruleset:1#") for r in refs)
+    play = "urn:baloot-conformance:schema:trick-play:1"
+    assert refs and all(
+        r.startswith(("urn:baloot-conformance:schema:ruleset:1#", play)) for r in refs
+    )
 
 
 # --- one bad file per check ----------------------------------------------------------------
@@ -431,7 +436,7 @@ BAD = [
         "JORIS,",
     ),
     ("      - rule: head\n", "      - rule: haed\n", "'haed' is not a stage rule", "haed"),
-    ("        when: [following]\n", "        when: [folowing]\n", "did you mean", "folowing"),
+    ("        when: [following]\n", "        when: [folowing]\n", "'folowing' is not one of", "folowing"),
     (
         "    after:\n      - rule: cinch\n",
         "",

@@ -52,7 +52,7 @@ from baloot_conformance.rules.strict_yaml import Path_
 from baloot_conformance.rules.validation import ruleset_schema
 
 #: The schema files of the format, by ``$id``: the trick ruleset's own, and the play section's
-#: (``trick-play.schema.json``, the generic engine's; absent, the stand-in in ``$defs.play``).
+#: (``trick-play.schema.json``, the generic engine's stage library).
 SCHEMA_FILES = ("trick-ruleset.schema.json", "trick-play.schema.json")
 
 #: The keys of the ``play`` section that are not stage rules.
@@ -79,10 +79,8 @@ def _validator() -> Any:
     import jsonschema
     from referencing import Registry, Resource
 
-    resources = [ruleset_schema(), trick_schema()]
-    play_file = spec_path("schema", SCHEMA_FILES[1])
-    if play_file.is_file():
-        resources.append(json.loads(play_file.read_text(encoding="utf-8")))
+    play = json.loads(spec_path("schema", SCHEMA_FILES[1]).read_text(encoding="utf-8"))
+    resources = [ruleset_schema(), trick_schema(), play]
     registry: Registry[Any] = Registry().with_resources(
         (r["$id"], Resource.from_contents(r)) for r in resources
     )
