@@ -1,5 +1,6 @@
 """``generate``: seeded random legal games as BTN, a thin layer over
-:mod:`baloot_conformance.corpus.generate`."""
+:mod:`baloot_conformance.corpus.generate`; under a trick ruleset (``--ruleset bourre``), BTN 2
+sessions from :mod:`baloot_conformance.family.corpus.generate`, imported only then."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import argparse
 from typing import Any, TextIO
 
 from baloot_conformance.cli.output import replaced
-from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.errors import BalootError
+from baloot_conformance.rules.loading import load_ruleset, names_trick_ruleset
 
 _EXIT_OK, _EXIT_USAGE = 0, 2
 
@@ -24,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         epilog="examples:\n  baloot-conformance generate --ruleset saudi --seed 7 --games 3\n"
         "  baloot-conformance generate --contracts sun=1,hokum=3 --raise-chance 0.8 --games 20\n"
         "  baloot-conformance generate --ruleset my-rules.yaml --sawa 0.2 --fouls 0.1 "
-        "--foul-calls 0.5 --kawesh 0.5 --rich-deals",
+        "--foul-calls 0.5 --kawesh 0.5 --rich-deals\n"
+        "  baloot-conformance generate --ruleset bourre --players 5 --hands 10 --seed 3",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     generate.add_argument("--ruleset", metavar="ID|PATH", default="saudi", help="default saudi")
@@ -34,7 +37,15 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--hands",
         type=int,
         metavar="N",
-        help="stop each game after N hands (default: play to the end)",
+        help="stop each game after N hands (default: play to the end; a trick ruleset's "
+        f"session: {_FAMILY_HANDS})",
+    )
+    generate.add_argument(
+        "--players",
+        type=int,
+        metavar="N",
+        help=f"the seats at the table, under a trick ruleset (Bourré: 2 to 8; default "
+        f"{_FAMILY_PLAYERS} or the ruleset's nearest bound)",
     )
     generate.add_argument(
         "--legal", action="store_true", help="add a '= legal' claim before every card"
@@ -79,6 +90,21 @@ _TALK_FLAGS = {
 }
 
 
+#: A trick ruleset's session when ``--hands`` and ``--players`` are not given.
+_FAMILY_HANDS, _FAMILY_PLAYERS = 10, 5
+
+#: Baloot's options that mean nothing under a trick ruleset, with their defaults.
+_BALOOT_ONLY = {
+    "contracts": None,
+    "raise_chance": 0.3,
+    "rich_deals": False,
+    "sawa": 0.0,
+    "fouls": 0.0,
+    "foul_calls": 0.0,
+    "kawesh": 0.0,
+}
+
+
 def _contract_weights(text: str) -> dict[str, int]:
     """``sun=1,hokum=3`` -> ``{"sun": 1, "hokum": 3}`` (an argparse type)."""
     weights: dict[str, int] = {}
@@ -109,7 +135,19 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.games < 1 or (args.hands is not None and args.hands < 1):
         print("error: --games and --hands must be at least 1", file=err)
         return _EXIT_USAGE
-    ruleset = load_ruleset(args.ruleset)
+    try:
+        ruleset = load_ruleset(args.ruleset)
+    except BalootError:
+        if not names_trick_ruleset(args.ruleset):
+            raise
+        return _generate_family(args, out, err)
+    if args.players is not None:
+        print(
+            f"error: --players is for trick rulesets (bourre); {ruleset.id} is played by "
+            "four seats in two teams",
+            file=err,
+        )
+        return _EXIT_USAGE
     from baloot_conformance.corpus.generate import (  # only here
         Policy,
         generate_games,
@@ -129,6 +167,42 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         flag = "--" + rate.replace("_", "-")
         print(f"note: {flag} makes nothing under {ruleset.id}: {rule_id} is {none}", file=err)
     chunks = generate_games(ruleset, args.seed, args.games, args.hands, args.legal, policy)
+    if args.output:
+        with replaced(args.output) as stream:
+            stream.writelines(chunks)
+    else:
+        out.writelines(chunks)
+    return _EXIT_OK
+
+
+def _generate_family(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``generate`` under a trick ruleset: BTN 2 sessions (the family, imported only here)."""
+    from baloot_conformance.family.corpus.generate import generate_games
+    from baloot_conformance.family.rules.loading import load_trick_ruleset
+
+    rules = load_trick_ruleset(args.ruleset)
+    given = [k for k, default in _BALOOT_ONLY.items() if getattr(args, k) != default]
+    if given:
+        flags = ", ".join("--" + k.replace("_", "-") for k in given)
+        print(
+            f"error: {flags}: Baloot's options; {rules.id} is a trick ruleset, whose "
+            "generate takes --players, --hands, --games, --seed, --legal and --output",
+            file=err,
+        )
+        return _EXIT_USAGE
+    seats = rules.table.seats
+    players = args.players
+    if players is None:
+        players = min(max(_FAMILY_PLAYERS, seats.min), seats.max)
+    if not seats.min <= players <= seats.max:
+        print(
+            f"error: --players {players}: {rules.id} is played by {seats.min} to {seats.max} "
+            "players",
+            file=err,
+        )
+        return _EXIT_USAGE
+    hands = args.hands if args.hands is not None else _FAMILY_HANDS
+    chunks = generate_games(rules, players, hands, args.seed, args.games, legal=args.legal)
     if args.output:
         with replaced(args.output) as stream:
             stream.writelines(chunks)

@@ -144,6 +144,23 @@ class HandReplay:
                 raise _Stop
         self.push(anchor, Deal(tuple(hands)))
 
+    def stand_pat(self, item: b2.Item | None) -> None:
+        """Under a two-round draw (``intent_then_draw``, ``simultaneous``) a seat due to
+        discard that has no ``exchange`` line stands pat: when the next event is not its
+        exchange (nor a ``reshuffle``, which comes before the exchange it serves), or a claim
+        or the hand's end comes first, it discards nothing."""
+        hand = self.hand
+        while hand.agenda and hand.agenda[0][0] == "discard" and hand.agenda[0][2] < 0:
+            seat = hand.agenda[0][1]
+            if isinstance(item, b2.Reshuffle):
+                return
+            if isinstance(item, b2.Exchange) and item.seat == self.ring.names[seat]:
+                return
+            anchor = item if item is not None else self.last_event
+            if anchor is None:
+                return
+            self.push(anchor, Discard(seat, ()))
+
     def exchange(self, item: b2.Exchange, reshuffled: bool) -> None:
         """A seat's discards, then the cards it is served (with a refill between when the
         transcript records a reshuffle and the stock cannot serve them all)."""
@@ -432,6 +449,11 @@ def _run(replay: HandReplay, items: Sequence[b2.HandItem]) -> None:
             if deals:
                 replay.stopped = replay.stopped or _flush(replay, deals, faceup)
                 deals, faceup = [], None
+            if not replay.stopped:
+                try:
+                    replay.stand_pat(item)
+                except _Stop:
+                    replay.stopped = True
             replay.claim(item)
             continue
         assert isinstance(item, b2.Event)
@@ -451,6 +473,7 @@ def _run(replay: HandReplay, items: Sequence[b2.HandItem]) -> None:
                 continue
             deals, faceup = [], None
         try:
+            replay.stand_pat(item)
             reshuffled = _event(replay, item, reshuffled)
         except _Stop:
             replay.stopped = True
@@ -458,6 +481,7 @@ def _run(replay: HandReplay, items: Sequence[b2.HandItem]) -> None:
         replay.stopped = _flush(replay, deals, faceup)
     if not replay.stopped:
         try:
+            replay.stand_pat(None)
             replay.settle_penalties()
         except _Stop:
             replay.stopped = True
@@ -477,7 +501,11 @@ def _event(replay: HandReplay, item: b2.Event, reshuffled: bool) -> bool:
     if isinstance(item, (b2.Start, b2.Dealer)):
         return reshuffled
     if isinstance(item, b2.Ante):
-        for seat, chips in item.chips:
+        # The line lists its seats in the table's order (canonical form); the antes are due
+        # in turn from the dealer's next seat: push them in the order the hand asks for them.
+        due = [s for _, s, _ in replay.hand.agenda]
+        order = {replay.ring.names[s]: k for k, s in enumerate(due)}
+        for seat, chips in sorted(item.chips, key=lambda pair: order.get(pair[0], len(due))):
             replay.push(item, Ante(replay.seat(seat), chips))
         return reshuffled
     if isinstance(item, b2.Call):

@@ -1,0 +1,1 @@
+"""Corpora of the trick family: generated sessions (:mod:`.generate`)."""

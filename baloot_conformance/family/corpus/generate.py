@@ -1,0 +1,265 @@
+"""Generated Bourré sessions as BTN 2: the engine's seeded random playouts, written out with
+every claim, for ``baloot-conformance generate --ruleset bourre``.
+
+A session is :func:`~baloot_conformance.family.engine.playout.random_session`'s hands (every
+decision a legal one, the pack shuffled by the same seeded generator, so the same seed gives
+the same bytes on every machine), each turned into BTN 2 items by :func:`hand_items` and
+written by the canonical writer (:mod:`baloot_conformance.family.btn.writer`). The header
+names the ruleset (``[Ruleset "<id>@<major>"]``), the seats, the seed and the event; the first
+hand states its ``start`` (a new session: an empty pot), every hand its ``dealer``.
+
+How a hand's actions become statements (the checker's reading,
+:mod:`baloot_conformance.family.check.hand_check`, in reverse): the antes before the deal one
+``ante`` line, a stay (the double-ante variant's second ante) an ``ante`` line of its own
+after the declaration; the deal one ``deal`` line per seat dealt in and the ``faceup`` card; a
+declaration ``bid SEAT play N`` (``N`` its discards where it says them, ``in_turn``) or
+``bid SEAT play`` / ``bid SEAT pass``; a seat's discards and the cards it is served one
+``exchange`` line, preceded by ``reshuffle`` when the stock was refilled for it (a seat that
+stands pat writes none); each card a play, each trick's winner a claim on its line. With
+``legal``, a ``= legal`` claim (the engine's legal cards) comes before every card. The closing
+claims: ``= tricks`` (every player in the tricks), ``= pot`` (the winner, when one took it),
+``= pays`` (who pays into the next pot, when someone does) and ``= score`` (every seat's net
+chips for the hand).
+
+This module computes no rule: every number it writes is the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from baloot_conformance.family.btn import items as b2
+from baloot_conformance.family.btn.writer import format_hand, format_header
+from baloot_conformance.family.engine.actions import (
+    Ante,
+    Deal,
+    Declare,
+    Discard,
+    Draw,
+    Play,
+    Reshuffle,
+)
+from baloot_conformance.family.engine.hand import TrickHand
+from baloot_conformance.family.engine.pack import pack_of, ring_of
+from baloot_conformance.family.engine.playout import random_session
+from baloot_conformance.family.rules.model import TrickRuleset
+
+__all__ = [
+    "game_seed",
+    "generate_games",
+    "generate_session",
+    "hand_items",
+    "reference_of",
+    "table_for",
+]
+
+
+def reference_of(rules: TrickRuleset) -> str:
+    """The ``[Ruleset]`` value naming ``rules``: ``bourre@1``, ``bourre-hoyle@1``."""
+    return f"{rules.id}@{rules.major}"
+
+
+def table_for(rules: TrickRuleset, players: int) -> b2.Table:
+    """The BTN 2 table of ``players`` seats under ``rules`` (what the reader builds from the
+    header), for the writer."""
+    ring = ring_of(rules, players)
+    return b2.Table(
+        ruleset=reference_of(rules),
+        seats=ring.names,
+        pack=pack_of(rules).codes,
+        hand_size=rules.phases.deal.cards,
+        tricks=rules.phases.tricks.count,
+        numbered=not rules.table.seats.names,
+    )
+
+
+def hand_items(played: TrickHand, number: int, *, legal: bool, start: bool) -> b2.Hand:
+    """A played hand's BTN 2 items, its claims the engine's: the hand is replayed from its
+    history on a fresh :class:`TrickHand`, which gives the legal sets and the trick winners."""
+    rules = played.rules
+    names = played.names
+    codes = pack_of(rules).codes
+    replay = TrickHand(rules, played.ledger, played.compile, names=names)
+    prefix = f"h{number}"
+    out: list[b2.HandItem] = []
+    if start:
+        exempt = tuple(names[s] for s in sorted(played.ledger.exempt))
+        out.append(b2.Start(position=f"{prefix}.start", pot=played.ledger.pot, exempt=exempt))
+    out.append(b2.Dealer(position=f"{prefix}.dealer", seat=names[played.ledger.dealer]))
+    counts = {"ante": 0, "bid": 0, "reshuffle": 0}
+    antes: list[tuple[str, int]] = []
+    discards: dict[int, tuple[int, ...]] = {}
+    served: dict[int, list[int]] = {}
+    reshuffled: set[int] = set()
+    plays = 0
+
+    def flush_antes() -> None:
+        if antes:
+            counts["ante"] += 1
+            out.append(b2.Ante(position=f"{prefix}.ante{counts['ante']}", chips=tuple(antes)))
+            antes.clear()
+
+    def exchange(seat: int) -> None:
+        if seat in reshuffled:
+            counts["reshuffle"] += 1
+            out.append(b2.Reshuffle(position=f"{prefix}.reshuffle{counts['reshuffle']}"))
+        out.append(
+            b2.Exchange(
+                position=f"{prefix}.x.{names[seat]}",
+                seat=names[seat],
+                discards=tuple(codes[c] for c in discards[seat]),
+                received=tuple(codes[c] for c in served.pop(seat)),
+            )
+        )
+
+    for action in played.history:
+        if not isinstance(action, Ante):
+            flush_antes()
+        if isinstance(action, Ante):
+            antes.append((names[action.seat], action.chips))
+            if replay.phase == "draw":  # a stay: its own line, after the declaration
+                replay.push(action)
+                flush_antes()
+                continue
+        elif isinstance(action, Deal):
+            for seat, cards in enumerate(action.hands):
+                if cards:
+                    out.append(
+                        b2.Deal(
+                            position=f"{prefix}.deal.{names[seat]}",
+                            seat=names[seat],
+                            cards=tuple(codes[c] for c in cards),
+                        )
+                    )
+            if rules.phases.deal.faceup == "dealer_last" and replay.dealt_in:
+                dealer = replay.dealt_in[-1]
+                out.append(
+                    b2.FaceUp(
+                        position=f"{prefix}.faceup",
+                        seat=names[dealer],
+                        card=codes[action.hands[dealer][-1]],
+                    )
+                )
+        elif isinstance(action, Declare):
+            counts["bid"] += 1
+            name = names[action.seat]
+            words: tuple[str, ...] = ("pass",)
+            if action.play:
+                in_turn = rules.phases.declare is None or rules.phases.declare.option == "in_turn"
+                words = ("play", str(action.discards)) if in_turn else ("play",)
+            out.append(
+                b2.Call(
+                    position=f"{prefix}.bid{counts['bid']}",
+                    seat=name,
+                    word=words[0],
+                    args=words[1:],
+                )
+            )
+        elif isinstance(action, Discard):
+            discards[action.seat] = action.cards
+            served[action.seat] = []
+        elif isinstance(action, Reshuffle):
+            reshuffled.add(action.seat)
+        elif isinstance(action, Draw):
+            served[action.seat].extend(action.cards)
+        elif isinstance(action, Play):
+            if legal:
+                out.append(
+                    b2.LegalClaim(
+                        position=f"{prefix}.t{replay.trick_number + 1}.p{len(replay.trick) + 1}"
+                        ".legal",
+                        seat=names[action.seat],
+                        cards=tuple(codes[c] for c in _cards(replay.legal_cards())),
+                    )
+                )
+            trick = replay.trick_number + 1
+            plays = len(replay.trick) + 1
+            out.append(
+                b2.Play(
+                    position=f"{prefix}.t{trick}.p{plays}",
+                    seat=names[action.seat],
+                    card=codes[action.card],
+                    trick=trick,
+                    index=plays,
+                )
+            )
+        replay.push(action)
+        if isinstance(action, Draw) and len(served[action.seat]) == len(discards[action.seat]):
+            exchange(action.seat)
+        if isinstance(action, Play) and not replay.trick:
+            trick = replay.trick_number
+            out.append(
+                b2.TrickClaim(
+                    position=f"{prefix}.t{trick}.winner", trick=trick, winner=names[replay.leader]
+                )
+            )
+    flush_antes()
+    out.extend(_closing(replay, prefix))
+    return b2.Hand(number=number, items=tuple(out))
+
+
+def _cards(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _closing(hand: TrickHand, prefix: str) -> list[b2.HandItem]:
+    """``= tricks``, ``= pot``, ``= pays`` and ``= score``, as the engine settled the hand."""
+    settlement = hand.settlement
+    assert settlement is not None, "a generated hand is played to its settlement"
+    names = hand.names
+    claims: list[b2.HandItem] = []
+
+    def sides(name: str, values: dict[int, int]) -> None:
+        if values:
+            pairs = tuple((names[s], n) for s, n in sorted(values.items()))
+            claims.append(b2.SidesClaim(position=f"{prefix}.{name}", name=name, values=pairs))  # type: ignore[arg-type]
+
+    sides("tricks", dict(hand.tricks))
+    sides("pot", settlement.taken)
+    sides("pays", settlement.pays)
+    before, after = hand.ledger.chips, settlement.next.chips
+    sides("score", {s: after[s] - before[s] for s in range(hand.ledger.players)})
+    return claims
+
+
+def game_seed(seed: int, game: int) -> int:
+    """The playout seed of session ``game`` (0-based) of a file generated with ``seed``: the
+    first session plays ``seed`` itself, so that one session is reproduced by its seed."""
+    return seed if game == 0 else seed * 1_000_003 + game
+
+
+def generate_session(
+    rules: TrickRuleset, players: int, hands: int, seed: int, *, legal: bool = False
+) -> Iterator[str]:
+    """A session of ``hands`` hands at a table of ``players`` as canonical BTN 2 text, in
+    pieces (the header, then one per hand). Raises :class:`ValueError` (its message says the
+    range) when ``players`` is outside the ruleset's ``table.seats``."""
+    return generate_games(rules, players, hands, seed, 1, legal=legal)
+
+
+def generate_games(
+    rules: TrickRuleset, players: int, hands: int, seed: int, games: int, *, legal: bool = False
+) -> Iterator[str]:
+    """``games`` sessions of ``hands`` hands in one file: each starts with its ``start`` line
+    (an empty pot), its hands numbered on from the last session's; session ``k`` plays
+    :func:`game_seed` ``(seed, k)``."""
+    sessions = [
+        random_session(rules, players, hands, None, game_seed(seed, k)) for k in range(games)
+    ]
+    table = table_for(rules, players)
+    header: list[b2.Tag | b2.Comment] = [b2.Tag(name="Ruleset", value=table.ruleset)]
+    if table.numbered:
+        header.append(b2.Tag(name="Seats", value=" ".join(table.seats)))
+    header += [
+        b2.Tag(name="Event", value=f"Generated session, {rules.id}"),
+        b2.Tag(name="Seed", value=str(seed)),
+    ]
+    yield format_header(b2.Transcript(version="2", header=tuple(header), hands=(), table=table))
+    number = 0
+    for played in sessions:
+        for k, hand in enumerate(played):
+            number += 1
+            yield format_hand(hand_items(hand, number, legal=legal, start=k == 0), table)
