@@ -392,3 +392,63 @@ def test_every_report_format_renders_a_failing_bourre_run(failing: Path, form: s
         statuses = [r["status"] for r in records if r["record"] == "hand"]
         assert statuses == ["pass", "pass", "fail"] or sorted(statuses) == ["fail", "pass", "pass"]
         assert records[-1]["failed"] == 1 and records[-1]["passed"] == 2
+
+
+# --- partial transcripts ------------------------------------------------------------------
+
+
+def unseen(text: str, seat: str) -> str:
+    """The text without ``seat``'s deal and exchange lines: the table seen from the others."""
+    drop = (f"deal {seat} ", f"exchange {seat} ")
+    return "\n".join(line for line in text.split("\n") if not line.startswith(drop))
+
+
+def tour() -> str:
+    doc = (ROOT / "docs" / "btn2.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```btn\n(.*?)```", doc, re.S)
+    return next(b for b in blocks if "notation tour" in b)
+
+
+def test_the_tour_is_judged_as_far_as_it_goes() -> None:
+    (verdict,) = check_btn2(tour(), "tour.btn")
+    assert verdict.status == "pass" and verdict.claims == 3
+    assert "the cards of P4 P5 P6 P7 (their deals are not recorded)" in verdict.unchecked
+    assert "the cinch (it needs every active hand)" in verdict.unchecked
+    assert "the rest of the hand (the transcript stops before its end)" in verdict.unchecked
+
+
+def test_a_session_seen_without_one_seat_passes_with_every_claim_checked() -> None:
+    full = "".join(generate_session(rules("bourre"), 5, 3, 2))
+    verdicts = list(check_btn2(unseen(full, "P3"), "partial.btn"))
+    whole = list(check_btn2(full, "full.btn"))
+    assert [v.status for v in verdicts] == ["pass"] * 3
+    assert [v.claims for v in verdicts] == [v.claims for v in whole]
+    for verdict in verdicts:
+        assert "the cards of P3 (their deals are not recorded)" in verdict.unchecked
+        assert not [u for u in verdict.unchecked if u.startswith("h")]  # no claim left out
+    assert all(not v.unchecked for v in whole)
+
+
+def test_a_seen_seat_card_is_judged_and_an_unseen_one_is_not() -> None:
+    def heads(spot: Spot, hand: TrickHand) -> bool:
+        card = hand.pack.codes.index(spot.instead)
+        return bool(hand.trick) and hand.pack.suit_of[card] == led_suit(hand)
+
+    text, spot = find("bourre", "play.head", heads)
+    mutated = swap(text, spot, rules("bourre"))
+    others = [f"P{k}" for k in range(1, 6) if f"P{k}" != spot.seat]
+    hand, position, rule, _ = root(unseen(mutated, others[-1]))
+    assert (hand, position, rule) == (spot.hand, f"h{spot.hand}.t{spot.trick}.p{spot.index}", rule)
+    assert rule == "play.head"
+    # Unseen, the card is not judged (what it changes downstream, a trick's winner, still is).
+    verdict = list(check_btn2(unseen(mutated, spot.seat), "partial.btn"))[spot.hand - 1]
+    assert all(d.position != position for d in verdict.divergences)
+    assert f"the cards of {spot.seat} (their deals are not recorded)" in verdict.unchecked
+
+
+def test_a_wrong_pot_claim_is_caught_on_a_partial_hand() -> None:
+    text, hand, match = claim_line(r"= pot (P\d) (\d+)")
+    seat = next(f"P{k}" for k in range(1, 6) if f"P{k}" != match.group(1))
+    wrong = text.replace(match.group(0), f"= pot {match.group(1)} 999", 1)
+    number, position, rule, _ = root(unseen(wrong, seat))
+    assert (number, position, rule) == (hand, f"h{hand}.pot", "scoring.outcome")

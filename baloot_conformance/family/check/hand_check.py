@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from baloot_conformance.check.verdicts import Divergence, DivergenceKind, EngineId, HandVerdict
 from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.family.btn import items as b2
+from baloot_conformance.family.check.partial import is_partial, replay_partial
 from baloot_conformance.family.engine.actions import (
     Action,
     Ante,
@@ -393,6 +394,8 @@ def replay_hand(
             exempt=ledger.exempt,
             forfeit=ledger.forfeit,
         )
+    if is_partial(items, ring, ledger):  # some deals not recorded: judge what is shown
+        return replay_partial(hand_items, rules, ring, ledger, path, engine, divergences)
     try:
         hand = TrickHand(rules, ledger, names=ring.names)
     except IllegalAction as error:
