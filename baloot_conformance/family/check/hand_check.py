@@ -445,7 +445,18 @@ def _run(replay: HandReplay, items: Sequence[b2.HandItem]) -> None:
     faceup: b2.FaceUp | None = None
     reshuffled = False
     stream: Iterator[b2.HandItem] = iter(items)
+    hand = replay.hand
+    play_type = b2.Play
     for item in stream:
+        if type(item) is play_type and not (replay.stopped or deals or hand.agenda):
+            # the common case first: a card of the tricks (no deal to flush, no draw pending)
+            replay.events += 1
+            replay.last_event = item
+            try:
+                replay.play(item)
+            except _Stop:
+                replay.stopped = True
+            continue
         if isinstance(item, b2.Comment):
             continue
         if isinstance(item, b2.Claim):

@@ -304,13 +304,17 @@ def _cinch(
     played = ctx.gone
     for card in sit.trick:
         played |= 1 << card
+    if ctx.won + (hand & t.trumps).bit_count() < rule.tricks:
+        return SKIP, 0  # not even every trump held winning would make the sure tricks
     if sure_tricks:
         hands = ctx.hands
         if hands is None:
             return UNKNOWN, 0
         against = 0
-        for seat in ctx.ring.order(ctx.player, ctx.active)[1:]:
-            other = hands[seat]
+        player, active = ctx.player, ctx.active
+        for seat, other in enumerate(hands):  # the other active hands, in any order
+            if seat == player or (active is not None and not active >> seat & 1):
+                continue
             if other is None:
                 return UNKNOWN, 0
             against |= other

@@ -1,0 +1,102 @@
+"""Benchmark: Bourré hands checked per second, one core.
+
+Run ``python bench/bench_family_check.py [HANDS]``: it generates one session of HANDS hands
+(500 by default) at five and at eight players under ``bourre`` (``generate --ruleset bourre``'s
+text, closing claims and winners; ``= legal`` claims too in a second pair of files), then
+prints hands per second for
+
+- the BTN 2 reader alone (:func:`~baloot_conformance.family.btn.reader.read_btn2`);
+- ``check_btn2`` in-process (the reader and the replay, every claim checked);
+- the command line in-process (``main(["check", FILE])``, the text report to a buffer);
+- the command line as a process (``python -m baloot_conformance check FILE``, wall time,
+  interpreter start-up included).
+
+CPU time of this process for the in-process figures, wall time for the process; the best of
+five rounds. Not a test: no figure here is asserted anywhere (the target is at least 1,000
+hands per second in-process).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from baloot_conformance.cli import main as cli_main
+from baloot_conformance.family.btn.reader import read_btn2
+from baloot_conformance.family.check.run import check_btn2
+from baloot_conformance.family.corpus.generate import generate_session
+from baloot_conformance.family.rules.loading import load_trick_ruleset
+from baloot_conformance.family.rules.model import TrickRuleset
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def best(
+    run: Callable[[], object], rounds: int = 5, clock: Callable[[], float] = time.process_time
+) -> float:
+    """The least time of ``rounds`` runs, in seconds."""
+    times = []
+    for _ in range(rounds):
+        start = clock()
+        run()
+        times.append(clock() - start)
+    return min(times)
+
+
+def _check(text: str) -> None:
+    list(check_btn2(text, "b.btn"))
+
+
+def _cli(path: Path) -> None:
+    code = cli_main(["check", str(path)], stdout=io.StringIO(), stderr=io.StringIO())
+    assert code == 0
+
+
+def _process(path: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "baloot_conformance", "check", str(path)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+
+
+def main() -> None:
+    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 500
+    rules = load_trick_ruleset("bourre")
+
+    def rules_for(reference: str, where: object) -> TrickRuleset:
+        return rules
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-family-"))
+    print(f"{hands} hands a session, best of 5, one core")
+    for players in (5, 8):
+        for legal in (False, True):
+            text = "".join(generate_session(rules, players, hands, 1, legal=legal))
+            path = folder / f"bourre-{players}{'-legal' if legal else ''}.btn"
+            path.write_text(text, encoding="utf-8")
+            verdicts = list(check_btn2(text, str(path)))
+            assert all(v.status == "pass" for v in verdicts), "a generated session must pass"
+
+            figures = {
+                "read_btn2": best(functools.partial(read_btn2, text, "b.btn", rules_for)),
+                "check_btn2": best(functools.partial(_check, text)),
+                "cli main (in-process)": best(functools.partial(_cli, path)),
+                "cli (a process)": best(functools.partial(_process, path), clock=time.perf_counter),
+            }
+            label = f"{players} players{', = legal' if legal else ''}"
+            for name, seconds in figures.items():
+                print(
+                    f"{label:22} {name:22} {hands / seconds:9,.0f} hands/s  "
+                    f"{seconds / hands * 1e6:8.1f} µs/hand"
+                )
+
+
+if __name__ == "__main__":
+    main()
