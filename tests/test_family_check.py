@@ -406,7 +406,7 @@ def unseen(text: str, seat: str) -> str:
 def tour() -> str:
     doc = (ROOT / "docs" / "btn2.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```btn\n(.*?)```", doc, re.S)
-    return next(b for b in blocks if "notation tour" in b)
+    return str(next(b for b in blocks if "notation tour" in b))
 
 
 def test_the_tour_is_judged_as_far_as_it_goes() -> None:
@@ -452,3 +452,28 @@ def test_a_wrong_pot_claim_is_caught_on_a_partial_hand() -> None:
     wrong = text.replace(match.group(0), f"= pot {match.group(1)} 999", 1)
     number, position, rule, _ = root(unseen(wrong, seat))
     assert (number, position, rule) == (hand, f"h{hand}.pot", "scoring.outcome")
+
+
+def test_a_hand_cut_short_after_its_antes_passes_with_the_rest_unchecked() -> None:
+    path = ROOT / "tests" / "data" / "btn2" / "two-hands.btn"
+    first, second = check_btn2(path.read_bytes(), str(path))
+    assert (first.status, first.unchecked) == ("pass", ())
+    assert second.status == "pass" and second.events == 3
+    assert second.unchecked == ("the rest of the hand (the transcript stops before its end)",)
+    wrong = path.read_text(encoding="utf-8").replace("ante P2 1", "ante P2 2")
+    _, second = check_btn2(wrong, str(path))
+    assert [(d.position, d.rule_id) for d in second.divergences] == [("h2.ante1", "phases.ante")]
+
+
+def test_a_legal_claim_of_a_seen_seat_is_judged_on_a_partial_hand() -> None:
+    text = unseen("".join(generate_session(rules("bourre"), 5, 3, 4, legal=True)), "P2")
+    lines = text.split("\n")
+    row = next(k for k, line in enumerate(lines) if re.fullmatch(r"= legal P1 \S+( \S+)+", line))
+    hand = sum(1 for line in lines[:row] if line.startswith("hand "))
+    lines[row] = lines[row].rsplit(" ", 1)[0]  # one legal card left out
+    verdict = list(check_btn2(text, "partial.btn"))[hand - 1]
+    wrong = list(check_btn2("\n".join(lines), "partial.btn"))[hand - 1]
+    (divergence,) = wrong.divergences
+    assert divergence.position not in " ".join(verdict.unchecked)
+    assert (divergence.rule_id, divergence.kind) == ("play.obligations", "wrong_claim")
+    assert divergence.location is not None and divergence.location.line == row + 1

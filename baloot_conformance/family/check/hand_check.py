@@ -121,17 +121,9 @@ class HandReplay:
                 cards.remove(index[faceup.card])
                 cards.append(index[faceup.card])
             hands[self.seat(line.seat)] = tuple(cards)
-        missing = [n for n, h in zip(self.ring.names, hands, strict=True) if not h]
+        # Every seat dealt in has its line: a hand without them all is a partial one
+        # (:mod:`.partial`), judged as far as it shows.
         anchor: b2.Item = deals[-1] if deals else faceup  # type: ignore[assignment]
-        if missing:
-            self.diverge(
-                anchor,
-                "phases.deal",
-                "missing_event",
-                f"the deal of {' '.join(missing)} is not recorded: this kit checks a Bourré hand "
-                "from every seat's dealt cards",
-            )
-            raise _Stop
         if faceup is not None and self.rules.phases.deal.faceup == "dealer_last":
             dealer = self.ring.names[self.hand.ledger.dealer]
             if faceup.seat != dealer:
@@ -359,7 +351,8 @@ def replay_hand(
     engine: EngineId | None = None,
 ) -> tuple[HandVerdict, Ledger | None]:
     """The verdict of one hand, and the ledger the next hand starts from (``None`` when this
-    hand could not be settled: the next must state its own ``start``)."""
+    hand could not be settled: the next must state its own ``start``). A hand that does not
+    record every seat's deal is judged by :func:`~.partial.replay_partial`."""
     items = hand_items.items
     start = next((i for i in items if isinstance(i, b2.Start)), None)
     dealer_line = next((i for i in items if isinstance(i, b2.Dealer)), None)

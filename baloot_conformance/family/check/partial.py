@@ -47,10 +47,10 @@ __all__ = ["is_partial", "replay_partial"]
 
 
 def is_partial(items: Sequence[b2.HandItem], ring: Ring, ledger: Ledger) -> bool:
-    """Whether a hand records a deal but not every dealt-in seat's (a hand with no deal line
-    at all is a full replay's business: it reports the missing deal)."""
+    """Whether a hand does not record every dealt-in seat's deal (none at all included: a
+    hand cut short after its antes)."""
     dealt = {i.seat for i in items if isinstance(i, b2.Deal)}
-    return bool(dealt) and any(ring.names[s] not in dealt for s in ledger.dealt_in())
+    return any(ring.names[s] not in dealt for s in ledger.dealt_in())
 
 
 class _Stop(Exception):
