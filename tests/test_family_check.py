@@ -477,3 +477,18 @@ def test_a_legal_claim_of_a_seen_seat_is_judged_on_a_partial_hand() -> None:
     assert divergence.position not in " ".join(verdict.unchecked)
     assert (divergence.rule_id, divergence.kind) == ("play.obligations", "wrong_claim")
     assert divergence.location is not None and divergence.location.line == row + 1
+
+
+def test_a_session_seen_from_no_seat_still_checks_the_winners_and_the_settlement() -> None:
+    full = "".join(generate_session(rules("bourre"), 5, 2, 3))
+    blind = "\n".join(
+        line for line in full.split("\n") if not line.startswith(("deal ", "exchange "))
+    )
+    verdicts = list(check_btn2(blind, "blind.btn"))
+    assert [v.unchecked for v in verdicts] == [
+        ("the cards of P1 P2 P3 P4 P5 (their deals are not recorded)",)
+    ] * 2
+    assert [v.status for v in verdicts] == ["pass", "pass"]
+    wrong = re.sub(r"^= score P1 (-?\d+)", "= score P1 99", blind, count=1, flags=re.M)
+    assert wrong != blind
+    assert root(wrong)[:3] == (1, "h1.score", "scoring.outcome")

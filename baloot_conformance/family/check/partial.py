@@ -68,6 +68,7 @@ class _Partial:
     claims: int = 0
     stopped: bool = False
     faceup_ace: bool = False
+    dealt: bool = False
 
     def __post_init__(self) -> None:
         self.pack = pack_of(self.rules)
@@ -149,13 +150,16 @@ class _Partial:
             self.paid[seat] = self.paid.get(seat, 0) + chips
 
     def deals(self, lines: list[b2.Deal], faceup: b2.FaceUp | None) -> None:
+        """The recorded deals (the seats whose hands are known) and the trump."""
+        self.dealt = True
         index = self.pack.index
         for line in lines:
             self.known[self.seat(line.seat)] = sum(1 << index[c] for c in line.cards)
         if faceup is not None:
             self.trump = self.pack.suit_of[index[faceup.card]]
         dealt = {line.seat for line in lines}
-        missing = [self.names[s] for s in self.ledger.dealt_in() if self.names[s] not in dealt]
+        dealt_in = self.ledger.dealt_in()
+        missing = [n for s, n in enumerate(self.names) if s in dealt_in and n not in dealt]
         self.note(f"the cards of {' '.join(missing)} (their deals are not recorded)")
 
     def _next_to_declare(self) -> int | None:
@@ -516,8 +520,8 @@ def _event(
         return
     if isinstance(item, b2.FaceUp):
         return
-    if deals:
-        replay.deals(deals, faceup)
+    if not replay.dealt and (deals or not isinstance(item, (b2.Ante, b2.Start, b2.Dealer))):
+        replay.deals(deals, faceup)  # once, before the first event after the deal
         deals.clear()
     if isinstance(item, b2.Ante):
         replay.ante(item)
