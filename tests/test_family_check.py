@@ -492,3 +492,28 @@ def test_a_session_seen_from_no_seat_still_checks_the_winners_and_the_settlement
     wrong = re.sub(r"^= score P1 (-?\d+)", "= score P1 99", blind, count=1, flags=re.M)
     assert wrong != blind
     assert root(wrong)[:3] == (1, "h1.score", "scoring.outcome")
+
+
+def test_a_seen_renege_without_its_penalty_is_missing_on_a_partial_hand() -> None:
+    """A renege whose swap leaves the tricks' order as it was (the full replay reaches the
+    settlement and misses the penalty): the partial replay misses it too."""
+    bourre = rules("bourre")
+    for seed in range(100):
+        text = "".join(generate_session(bourre, 5, 3, seed))
+        for spot, _ in spots(bourre, 5, seed):
+            mutated = swap(text, spot, bourre)
+            full = list(check_btn2(mutated, "m.btn"))[spot.hand - 1]
+            if ("scoring.pot.renege", "missing_event") in [
+                (d.rule_id, d.kind) for d in full.divergences
+            ]:
+                break
+        else:
+            continue
+        break
+    else:
+        raise AssertionError("no renege that keeps the tricks' order in 100 sessions")
+    other = next(f"P{k}" for k in range(1, 6) if f"P{k}" != spot.seat)
+    verdict = list(check_btn2(unseen(mutated, other), "p.btn"))[spot.hand - 1]
+    kinds = [(d.rule_id, d.kind) for d in verdict.divergences]
+    assert kinds[0] == (spot.rule, "illegal_event")
+    assert ("scoring.pot.renege", "missing_event") in kinds

@@ -69,6 +69,7 @@ class _Partial:
     stopped: bool = False
     faceup_ace: bool = False
     dealt: bool = False
+    last: b2.Item | None = None
 
     def __post_init__(self) -> None:
         self.pack = pack_of(self.rules)
@@ -365,6 +366,17 @@ class _Partial:
                 return
         elif self.trick_number < count:
             return
+        pot = self.ledger.pot + sum(self.paid.values())
+        for seat in self.reneges:
+            due = penalty_due(self.rules, pot)
+            if seat not in self.penalties and due is not None and self.last is not None:
+                self.diverge(
+                    self.last,
+                    "scoring.pot.renege",
+                    "missing_event",
+                    f"{self.names[seat]} reneged and owes {due} into the next pot; the "
+                    "transcript records no penalty",
+                )
         for seat, chips in self.due.items():
             if seat not in self.paid:
                 self.paid[seat] = chips
@@ -487,6 +499,7 @@ def replay_partial(
             continue
         assert isinstance(item, b2.Event)
         replay.events += 1
+        replay.last = item
         if replay.stopped:
             continue
         try:
