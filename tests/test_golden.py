@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import golden  # noqa: E402
 
+from baloot_conformance.resources import data_root  # noqa: E402
 from baloot_conformance.rules.loading import load_ruleset  # noqa: E402
 
 MANIFEST = golden.load_manifest()
@@ -48,7 +49,7 @@ def test_every_baloot_ruleset_is_pinned() -> None:
         f"{golden.MANIFEST.relative_to(ROOT)}: {', '.join(unpinned) or 'none'}; pinned but no "
         f"longer shipped: {', '.join(gone) or 'none'}" + REFRESH
     )
-    moved = {n: golden.relative(shipped[n]) for n in pinned if n in shipped}
+    moved = {n: golden.data_file(shipped[n]) for n in pinned if n in shipped}
     assert moved == {n: pin["file"] for n, pin in pinned.items()}
 
 
@@ -67,7 +68,7 @@ def test_the_digests_of_baloots_rulesets_are_unchanged() -> None:
 def test_baloots_schemas_grammars_and_ruleset_files_are_frozen() -> None:
     changed = []
     for file, digest in MANIFEST["frozen"].items():
-        path = ROOT / file
+        path = data_root() / file
         now = golden.sha256(path.read_bytes()) if path.exists() else "(missing)"
         if now != digest:
             changed.append(f"{file}: sha256 {digest} is now {now}")

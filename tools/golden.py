@@ -69,6 +69,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 
 from baloot_conformance.cli import main as cli_main  # noqa: E402
 from baloot_conformance.compare.disagreements import committed_witnesses  # noqa: E402
+from baloot_conformance.resources import data_root  # noqa: E402
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "data" / "golden"
@@ -116,6 +117,12 @@ def baloot_rulesets() -> dict[str, Path]:
 
 def relative(path: Path) -> str:
     return path.resolve().relative_to(ROOT).as_posix()
+
+
+def data_file(path: Path) -> str:
+    """A shipped data file's name (``spec/rulesets/saudi.yaml``), in a checkout or an
+    installed package alike."""
+    return path.resolve().relative_to(data_root().resolve()).as_posix()
 
 
 # --- running the command line -------------------------------------------------------------
@@ -455,7 +462,7 @@ def ruleset_pins(names: list[str]) -> dict[str, dict[str, str]]:
     for name in names:
         ruleset = load_ruleset(name)
         pins[name] = {
-            "file": relative(shipped_rulesets()[name]),
+            "file": data_file(shipped_rulesets()[name]),
             "version": ruleset.version,
             "digest": ruleset.digest,
         }
@@ -464,7 +471,7 @@ def ruleset_pins(names: list[str]) -> dict[str, dict[str, str]]:
 
 def frozen_files(rulesets: dict[str, dict[str, str]]) -> dict[str, str]:
     files = [*FROZEN, *sorted(pin["file"] for pin in rulesets.values())]
-    return {file: sha256((ROOT / file).read_bytes()) for file in files}
+    return {file: sha256((data_root() / file).read_bytes()) for file in files}
 
 
 def load_manifest() -> dict[str, Any]:
