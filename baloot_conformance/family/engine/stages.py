@@ -1,12 +1,14 @@
 """The stage library's mechanisms: what each stage kind prefers, and the sentence it says.
 
 Each stage kind of :mod:`..rules.play` is a function from the candidates (the cards still
-allowed), the hand and the :class:`Situation` of the trick to an outcome and the cards it
-prefers: :data:`NARROW` (those cards), :data:`UNABLE` (it prefers cards the candidates do not
-hold), :data:`FREE` (every card of the hand), :data:`SKIP` (the stage does not apply under this
-reading) or :data:`UNKNOWN` (it needs a hand that is not known). :func:`compile_node` binds a
-stage rule's parameters to the pack's masks once per contract, so that a decision is a few
-integer operations per node; :func:`sentence` words a broken stage in the kit's voice.
+allowed), the hand and the trick as :func:`read` sees it (the flags of the conditions that
+hold, the place of the winning card) to an outcome and the cards it prefers: :data:`NARROW`
+(those cards), :data:`UNABLE` (it prefers cards the candidates do not hold), :data:`FREE`
+(every card of the hand), :data:`SKIP` (the stage does not apply under this reading) or
+:data:`UNKNOWN` (it needs a hand that is not known). :func:`compile_node` binds a stage rule's
+parameters to the pack's masks once per contract, so that a decision is a few integer
+operations per node; :func:`sentence` words a broken stage in the kit's voice, from the
+trick's :class:`Situation` (made only for a sentence).
 
 A new game adds a stage kind here and in :mod:`..rules.play`, with its sentence: never an
 expression language.
