@@ -64,6 +64,11 @@ def verdicts(path: str, ruleset: object | None, pictures: bool = False) -> Itera
     yield from check_btn2(_read(path), path, ruleset, pictures)
 
 
+def read(path: str) -> bytes:
+    """A BTN 2 file's bytes, as ``check`` reads them (``show`` draws from them)."""
+    return _read(path)
+
+
 def _read(path: str) -> bytes:
     with open_source(path) as stream:
         data = stream.read(MAX_BTN2_BYTES + 1)

@@ -22,9 +22,10 @@ from typing import Any, TextIO
 
 import jinja2
 
-from baloot_conformance.check.table import Table
+from baloot_conformance.check.table import Picture, Table
 from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
 from baloot_conformance.errors import BalootError
+from baloot_conformance.report import ring_layout
 from baloot_conformance.report.base import NOTHING_CHECKED, FileTally, defect_note, unsupported_note
 from baloot_conformance.report.diagram import RANK_ORDER, SYMBOLS, card_words
 from baloot_conformance.rules.loading import load_ruleset
@@ -54,6 +55,15 @@ def environment() -> jinja2.Environment:
         text, lambda code: env.filters["rank"](code) + SYMBOLS[code[1]]
     )
     env.globals["seat_index"] = SEAT_INDEX
+    env.filters["ring_rank"] = ring_layout.rank
+    env.filters["ring_suit"] = lambda suit: SYMBOLS.get(suit, suit)
+    env.globals["ring_places"] = ring_layout.places
+    env.globals["ring_label"] = ring_layout.label
+    env.globals["ring_caption"] = lambda table: ring_layout.caption(
+        table,
+        env.filters["ring_suit"],
+        lambda code: ring_layout.rank(code) + SYMBOLS.get(code[-1], code[-1]),
+    )
     return env
 
 
@@ -175,3 +185,11 @@ def _rule(rules: Ruleset | None, rule_id: str) -> dict[str, Any] | None:
         return None
     sources = [(key, rules.sources.get(key.split()[0], "")) for key in rule.sources]
     return {"id": rule.id, "statement": rule.statement, "sources": sources}
+
+
+def picture_page(table: Table | Picture, path: str, position: str) -> str:
+    """One table as a self-contained page (``show --format html``): Baloot's compass or a
+    trick family's ring, as the report draws it; ``position`` says which moment it is."""
+    title = f"baloot-conformance show: {path} {position}"
+    template = environment().get_template("picture.html")
+    return template.render(table=table, path=path, position=position, title=title)

@@ -19,16 +19,10 @@ from __future__ import annotations
 from baloot_conformance.check.table import Picture
 from baloot_conformance.family.check.table import RingTable
 from baloot_conformance.report.diagram import RED, SYMBOLS, _pad, _visible
-from baloot_conformance.report.ring_layout import caption, label, places
+from baloot_conformance.report.ring_layout import caption, label, places, rank
 
 _GAP = 4
 """The spaces between two columns of the grid."""
-
-
-def rank(code: str) -> str:
-    """A card's rank as a player writes it (``10`` for the code's ``T``)."""
-    text = code[:-1]
-    return "10" if text == "T" else text
 
 
 class _Pen:

@@ -34,6 +34,12 @@ LAYOUTS: dict[int, tuple[int, ...]] = {
 }
 
 
+def rank(code: str) -> str:
+    """A card's rank as a player writes it (``10`` for the code's ``T``)."""
+    text = code[:-1]
+    return "10" if text == "T" else text
+
+
 def places(count: int) -> tuple[list[tuple[int, int]], tuple[int, int]]:
     """The (row, column) of each of ``count`` seats in the order the table lists them, and
     the trick's."""
