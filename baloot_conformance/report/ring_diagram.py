@@ -89,6 +89,8 @@ def render_ring(picture: Picture, color: bool = False, ascii: bool = False) -> s
     first, second = caption(table, pen.suit, lambda code: pen.card(code, full=True))
     lines = [first, second, ""]
     rows = _grid(table, pen)
+    used = [c for c in range(3) if any(c < len(row) and row[c] for row in rows)]
+    rows = [[row[c] if c < len(row) else [] for c in used] for row in rows]  # no empty column
     columns = max(len(row) for row in rows)
     widths = [
         max((max(map(_visible, row[c]), default=0) for row in rows if c < len(row)), default=0)
