@@ -33,10 +33,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
             "position: just before the event or claim there; at a Sawa (h4.sawa), a foul call "
             "(h2.foul1) or its verdict (h4.sawa.verdict), the table at the call, who makes it, "
             "and under it the verdict with its line: a Sawa's forcing order when it is right, "
-            "the defence that refutes it when it is wrong."
+            "the defence that refutes it when it is wrong. A BTN 2 file (Bourré) is drawn as its "
+            "seats in a ring, at any position (h1.bid3, h1.t2.p3, h1.pot)."
         ),
         epilog="examples:\n  baloot-conformance show examples/conforming-game.btn "
-        "--hand 1 --trick 4\n  baloot-conformance show game.btn h4.sawa",
+        "--hand 1 --trick 4\n  baloot-conformance show game.btn h4.sawa"
+        "\n  baloot-conformance show bourre.btn h1.t2.p3 --format html > table.html",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     show.add_argument("file", metavar="FILE", help="a BTN transcript")
