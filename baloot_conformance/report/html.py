@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 import jinja2
 
@@ -28,7 +28,7 @@ from baloot_conformance.errors import BalootError
 from baloot_conformance.report import ring_layout
 from baloot_conformance.report.base import NOTHING_CHECKED, FileTally, defect_note, unsupported_note
 from baloot_conformance.report.diagram import RANK_ORDER, SYMBOLS, card_words
-from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.loading import load_ruleset, names_trick_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
 
 SEAT_INDEX = {"N": 0, "W": 1, "S": 2, "E": 3}
@@ -77,9 +77,19 @@ def _on_table(table: Table) -> dict[str, tuple[str, bool]]:
 
 @functools.lru_cache(maxsize=32)
 def _shipped(reference: str) -> Ruleset | None:
-    """The shipped ruleset a file's tag names (``saudi@1.1.0``), ``None`` when none is."""
+    """The shipped ruleset a file's tag names (``saudi@1.1.0``), ``None`` when none is; a
+    trick family's (``bourre``: the same face where the page quotes it) only once Baloot's
+    load has failed, so that a Baloot run never loads the family."""
+    name = reference.split("@")[0]
     try:
-        return load_ruleset(reference.split("@")[0])
+        return load_ruleset(name)
+    except BalootError:
+        if not names_trick_ruleset(name):
+            return None
+    from baloot_conformance.family.rules.loading import load_trick_ruleset
+
+    try:
+        return cast(Ruleset, load_trick_ruleset(name))
     except BalootError:
         return None
 
