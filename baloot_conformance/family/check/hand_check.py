@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from baloot_conformance.check.verdicts import Divergence, DivergenceKind, EngineId, HandVerdict
 from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.family.btn import items as b2
+from baloot_conformance.family.check.table import RingTable, ring_table
 from baloot_conformance.family.engine.actions import (
     Action,
     Ante,
@@ -70,6 +71,11 @@ class HandReplay:
     stopped: bool = False
     penalties: list[b2.Penalty] = field(default_factory=list)
     """The transcript's penalty lines, paid when the hand reaches its settlement."""
+    pictures: bool = False
+    """Whether the root divergence carries the table where it happens (``check --diagram``,
+    the HTML report): a :class:`~baloot_conformance.family.check.table.RingTable`."""
+    number: int = 0
+    """The hand's number, for its pictures."""
 
     def seat(self, name: str) -> int:
         return self.ring.names.index(name)
@@ -95,8 +101,13 @@ class HandReplay:
                 expected=expected,
                 claimed=claimed,
                 root=not self.divergences,
+                table=self.picture(item) if self.pictures and not self.divergences else None,
             )
         )
+
+    def picture(self, item: b2.Item) -> RingTable:
+        """The table just before ``item``, the card it plays shown as the one played."""
+        return ring_table(self.hand, self.number, item.card if isinstance(item, b2.Play) else None)
 
     def illegal(self, item: b2.Item, error: IllegalAction) -> None:
         self.diverge(item, error.rule_id, "illegal_event", error.reason)
@@ -339,9 +350,55 @@ def replay_hand(
     ledger: Ledger | None,
     path: str,
     engine: EngineId | None = None,
+    pictures: bool = False,
 ) -> tuple[HandVerdict, Ledger | None]:
     """The verdict of one hand, and the ledger the next hand starts from (``None`` when this
-    hand could not be settled: the next must state its own ``start``)."""
+    hand could not be settled: the next must state its own ``start``); ``pictures``: the root
+    divergence carries the table where it happens."""
+    replay = start_replay(hand_items, rules, ring, ledger, path, engine, pictures)
+    if isinstance(replay, HandVerdict):
+        return replay, None
+    items = hand_items.items
+    hand = replay.hand
+    _run(replay, items)
+    if not replay.stopped and not hand.is_over():
+        last = items[-1] if items else None
+        anchor = last if isinstance(last, b2.Item) else None
+        rule = "scoring.pot.renege" if hand.phase == "settle" else "phases.pipeline"
+        if anchor is not None:
+            replay.diverge(
+                anchor,
+                rule,
+                "missing_event",
+                f"the hand ends here, but {hand.expected()} is still to come",
+            )
+    verdict = HandVerdict(
+        path=path,
+        ruleset=rules.id,
+        position=hand_items.position,
+        status="fail" if replay.divergences else "pass",
+        divergences=tuple(replay.divergences),
+        location=hand_items.location,
+        events=replay.events,
+        claims=replay.claims,
+        unchecked=tuple(replay.unchecked),
+        engine=engine,
+    )
+    settled = hand.settlement.next if hand.settlement is not None else None
+    return verdict, settled
+
+
+def start_replay(
+    hand_items: b2.Hand,
+    rules: TrickRuleset,
+    ring: Ring,
+    ledger: Ledger | None,
+    path: str,
+    engine: EngineId | None = None,
+    pictures: bool = False,
+) -> HandReplay | HandVerdict:
+    """The replay of a hand before its first item, from the carried ``ledger`` (or the
+    hand's own ``start``), or the verdict of a hand that cannot start."""
     items = hand_items.items
     start = next((i for i in items if isinstance(i, b2.Start)), None)
     dealer_line = next((i for i in items if isinstance(i, b2.Dealer)), None)
@@ -388,34 +445,10 @@ def replay_hand(
             location=hand_items.location,
             engine=engine,
         )
-        return verdict, None
-    replay = HandReplay(rules, ring, hand, path, divergences)
-    _run(replay, items)
-    if not replay.stopped and not hand.is_over():
-        last = items[-1] if items else None
-        anchor = last if isinstance(last, b2.Item) else None
-        rule = "scoring.pot.renege" if hand.phase == "settle" else "phases.pipeline"
-        if anchor is not None:
-            replay.diverge(
-                anchor,
-                rule,
-                "missing_event",
-                f"the hand ends here, but {hand.expected()} is still to come",
-            )
-    verdict = HandVerdict(
-        path=path,
-        ruleset=rules.id,
-        position=hand_items.position,
-        status="fail" if replay.divergences else "pass",
-        divergences=tuple(replay.divergences),
-        location=hand_items.location,
-        events=replay.events,
-        claims=replay.claims,
-        unchecked=tuple(replay.unchecked),
-        engine=engine,
+        return verdict
+    return HandReplay(
+        rules, ring, hand, path, divergences, pictures=pictures, number=hand_items.number
     )
-    settled = hand.settlement.next if hand.settlement is not None else None
-    return verdict, settled
 
 
 def _run(replay: HandReplay, items: Sequence[b2.HandItem]) -> None:

@@ -52,9 +52,10 @@ def _ruleset_for(reference: str, location: Location) -> TrickRuleset:
 
 
 def check_btn2(
-    data: bytes | str, path: str, ruleset: TrickRuleset | None = None
+    data: bytes | str, path: str, ruleset: TrickRuleset | None = None, pictures: bool = False
 ) -> Iterator[HandVerdict]:
-    """Replay every hand of a BTN 2 transcript, one verdict per hand.
+    """Replay every hand of a BTN 2 transcript, one verdict per hand (``pictures``: each
+    root divergence carries the table where it happens, a ring of seats).
 
     ``ruleset`` overrides the file's ``[Ruleset]`` tag (the table, pack and seats are still
     read from the tag's ruleset when the file has one, else from ``ruleset``).
@@ -75,7 +76,7 @@ def check_btn2(
     engine = _engine(head.tags)
     ledger: Ledger | None = None
     for hand in reader:
-        verdict, ledger = replay_hand(hand, rules, ring, ledger, path, engine)
+        verdict, ledger = replay_hand(hand, rules, ring, ledger, path, engine, pictures)
         yield verdict
 
 
