@@ -42,6 +42,7 @@ from baloot_conformance.family.engine.deck import Ring
 from baloot_conformance.family.engine.hand import TrickHand
 from baloot_conformance.family.engine.ledger import Ledger
 from baloot_conformance.family.engine.pack import pack_of
+from baloot_conformance.family.engine.trace import Trace, TracedHand
 from baloot_conformance.family.rules.model import TrickRuleset
 
 #: The offences a ``penalty`` line may name, and the rule that prices each.
@@ -339,9 +340,11 @@ def replay_hand(
     ledger: Ledger | None,
     path: str,
     engine: EngineId | None = None,
+    trace: Trace | None = None,
 ) -> tuple[HandVerdict, Ledger | None]:
     """The verdict of one hand, and the ledger the next hand starts from (``None`` when this
-    hand could not be settled: the next must state its own ``start``)."""
+    hand could not be settled: the next must state its own ``start``); ``trace`` counts the
+    rules that decided something (:mod:`~baloot_conformance.family.engine.trace`)."""
     items = hand_items.items
     start = next((i for i in items if isinstance(i, b2.Start)), None)
     dealer_line = next((i for i in items if isinstance(i, b2.Dealer)), None)
@@ -377,7 +380,11 @@ def replay_hand(
             forfeit=ledger.forfeit,
         )
     try:
-        hand = TrickHand(rules, ledger, names=ring.names)
+        hand = (
+            TrickHand(rules, ledger, names=ring.names)
+            if trace is None
+            else TracedHand(rules, ledger, names=ring.names, trace=trace)
+        )
     except IllegalAction as error:
         verdict = HandVerdict(
             path=path,
