@@ -484,7 +484,13 @@ def _event(replay: HandReplay, item: b2.Event, reshuffled: bool) -> bool:
     if isinstance(item, (b2.Start, b2.Dealer)):
         return reshuffled
     if isinstance(item, b2.Ante):
-        for seat, chips in item.chips:
+        # one line holds every ante, written in seat order: pay them in the hand's order
+        # (from the dealer's next seat), so that only a missing or wrong ante is an error
+        pending = list(item.chips)
+        while pending:
+            turn = replay.hand.to_act()
+            k = next((i for i, (s, _) in enumerate(pending) if replay.seat(s) == turn), 0)
+            seat, chips = pending.pop(k)
             replay.push(item, Ante(replay.seat(seat), chips))
         return reshuffled
     if isinstance(item, b2.Call):

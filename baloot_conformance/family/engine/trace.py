@@ -15,7 +15,9 @@ settled:
   dealer holds a face-up Ace the rule keeps him in with, and ``phases.draw.discards`` when it
   says how many cards go; a discard and a draw: ``phases.draw.discards``; a reshuffle:
   ``phases.draw.refill``; a draw left with one player: ``phases.draw.lone_player``;
-- a card: ``phases.tricks`` and ``table.direction`` (whose turn), the obligation stage that
+- the table: ``table.seats`` (its size, checked when the hand is set up);
+- a card: ``phases.tricks`` and ``table.direction`` (whose turn), ``table.teams`` for a card
+  that follows (whether the seat winning the trick is a partner), the obligation stage that
   narrowed the choice (:func:`note_card`, only when some card of the hand was refused: a stage
   that leaves every card free decided nothing), and at the trick's last card
   ``play.trick_winner`` with the card order it compared (``table.order.trump`` when a trump is
@@ -73,6 +75,7 @@ class TracedHand(TrickHand):
     ) -> None:
         self.trace = Trace() if trace is None else trace
         super().__init__(rules, ledger, compile, names=names)
+        self.trace.hit(rules.table.seats.id)  # the table's size was checked
 
     def push(self, action: Action) -> None:
         phase = self.phase
@@ -133,6 +136,8 @@ def note_card(trace: Trace, hand: TrickHand, card: int) -> None:
     """Before ``card`` is played: whose turn it is, and the stage that narrowed the legal
     cards (when one did)."""
     trace.hit("phases.tricks", "table.direction")
+    if hand.trick:  # who is winning the trick, and whether a partner: the teams' say
+        trace.hit(hand.rules.table.teams.id)
     rules = hand.play_rules
     if not isinstance(rules, PlayTable):  # another engine's obligations: not traced
         return
