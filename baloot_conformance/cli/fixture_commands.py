@@ -296,11 +296,13 @@ def run_coverage(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
             raise
         from baloot_conformance.cli.family_fixtures import run_family_coverage
 
-        return run_family_coverage(args, _paths(args.paths, True) if args.paths else [], stdout)
+        paths = [p for p in _paths(args.paths, True) if _is_btn2(p)] if args.paths else []
+        return run_family_coverage(args, paths, stdout)
     traced: list[Traced] = []
     if args.paths:
         for path in _paths(args.paths, anywhere=True):
-            traced.append(_trace_any(path, ruleset))
+            if not _is_btn2(path):  # a folder's BTN 2 files are the trick family's
+                traced.append(_trace_any(path, ruleset))
     else:
         for fixture in load_corpus():
             if fixture.ruleset_id in ruleset.lineage and fixture.expect.syntax_error is None:

@@ -18,8 +18,9 @@ settled:
 - the table: ``table.seats`` (its size, checked when the hand is set up);
 - a card: ``phases.tricks`` and ``table.direction`` (whose turn), ``table.teams`` for a card
   that follows (whether the seat winning the trick is a partner), the obligation stage that
-  narrowed the choice (:func:`note_card`, only when some card of the hand was refused: a stage
-  that leaves every card free decided nothing), and at the trick's last card
+  narrowed the choice (:func:`note_card`, when some card of the hand was refused), or the stage
+  that freed the player when every card is free (an under-trump that is no obligation; a
+  stage that merely found nothing to narrow decided nothing), and at the trick's last card
   ``play.trick_winner`` with the card order it compared (``table.order.trump`` when a trump is
   in the trick, else ``table.order.plain``);
 - the settlement: ``scoring.outcome``, ``scoring.pot.tie`` on a tie, ``scoring.pot.bourre``
@@ -52,6 +53,7 @@ from baloot_conformance.family.engine.deck import MAX_CARDS
 from baloot_conformance.family.engine.hand import PlayCompiler, TrickHand
 from baloot_conformance.family.engine.ledger import Ledger, pot_limit
 from baloot_conformance.family.engine.obligations import PlayTable
+from baloot_conformance.family.engine.stages import FREE, CompiledNode
 from baloot_conformance.family.rules.model import TrickRuleset
 
 __all__ = ["Trace", "TracedHand", "note_action", "note_card", "note_settlement", "note_trick"]
@@ -143,11 +145,18 @@ def note_card(trace: Trace, hand: TrickHand, card: int) -> None:
         return
     held = hand.hands[hand.turns[len(hand.trick)]]
     decided = rules.decide(held, hand.trick, hand.context())
-    if decided & _CARD_BITS == held:
+    if decided & _CARD_BITS != held:
+        rule = rules.rule_of(decided)
+        if rule is not None:
+            trace.hit(rules.section.obligations.id, rule)
         return
-    rule = rules.rule_of(decided)
-    if rule is not None:
-        trace.hit(rules.section.obligations.id, rule)
+    # every card free: only a stage that freed the player (an exemption, an under-trump that
+    # is no obligation) decided, where the stages before it would have narrowed the choice
+    path: list[tuple[CompiledNode, int]] = []
+    rules._decide(held, hand.trick, hand.context(), path)
+    for node, outcome in path:
+        if outcome == FREE:
+            trace.hit(rules.section.obligations.id, node.rule.id)
 
 
 def note_trick(trace: Trace, hand: TrickHand, trick: tuple[int, ...]) -> None:
