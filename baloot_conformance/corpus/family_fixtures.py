@@ -35,9 +35,14 @@ from baloot_conformance.corpus.fixtures import (
     corpus_root,
 )
 from baloot_conformance.engine.trace import Trace
-from baloot_conformance.errors import Location, TranscriptSyntaxError, UnreadableInputError
+from baloot_conformance.errors import (
+    BalootError,
+    Location,
+    TranscriptSyntaxError,
+    UnreadableInputError,
+)
 from baloot_conformance.family.btn.reader import Btn2Reader
-from baloot_conformance.family.check.run import _ruleset_for, check_btn2
+from baloot_conformance.family.check.run import check_btn2
 from baloot_conformance.family.rules.loading import load_trick_ruleset, shipped_trick_rulesets
 from baloot_conformance.family.rules.model import TrickRuleset
 from baloot_conformance.resources import spec_path
@@ -91,7 +96,7 @@ def load_family_fixture(path: Path, area: str | None = None) -> Fixture:
         data = path.read_bytes()
     except OSError as exc:
         raise UnreadableInputError(f"cannot read {path}: {exc.strerror or exc}") from None
-    reader = Btn2Reader(data, str(path), _ruleset_for)
+    reader = Btn2Reader(data, str(path), ruleset_for)
     text = data.decode("utf-8")
     if reader.metadata is None:
         raise NoMetadataError(
@@ -133,6 +138,17 @@ def trick_rulesets() -> Mapping[str, TrickRuleset]:
 @cache
 def _load(name: str) -> TrickRuleset:
     return load_trick_ruleset(name)
+
+
+def ruleset_for(reference: str, location: Location) -> TrickRuleset:
+    """The shipped trick ruleset a fixture's ``[Ruleset]`` tag names, loaded once; an error
+    located at the tag when there is none."""
+    try:
+        return _load(reference)
+    except BalootError as exc:
+        raise UnreadableInputError(
+            f"[Ruleset {reference!r}]: {exc.message}", location=location, hint=exc.hint
+        ) from None
 
 
 @dataclass(frozen=True)

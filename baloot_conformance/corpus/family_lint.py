@@ -23,6 +23,7 @@ from baloot_conformance.corpus.family_fixtures import (
     family_root,
     load_family_fixture,
     readings,
+    ruleset_for,
     run_family_fixture,
     trick_rulesets,
 )
@@ -31,7 +32,6 @@ from baloot_conformance.corpus.lint import LintProblem
 from baloot_conformance.errors import BalootError, Location, TranscriptSyntaxError
 from baloot_conformance.family.btn.reader import read_btn2
 from baloot_conformance.family.btn.writer import format_btn2
-from baloot_conformance.family.check.run import _ruleset_for
 
 
 def lint_family(
@@ -134,7 +134,7 @@ def _lint_fixture(fixture: Fixture, seen: dict[str, Path]) -> Iterator[LintProbl
 
 def _canonical(fixture: Fixture) -> str | None:
     try:
-        return format_btn2(read_btn2(fixture.text, str(fixture.path), _ruleset_for))
+        return format_btn2(read_btn2(fixture.text, str(fixture.path), ruleset_for))
     except TranscriptSyntaxError:
         return None
 
