@@ -163,7 +163,7 @@ def test_every_profile_reading_is_told_apart_in_each_direction_it_has() -> None:
 
 
 def test_the_trace_counts_the_deciding_rules_and_changes_no_verdict() -> None:
-    path = family_root() / "play" / "bourre.scoring.pot.renege.pass-1.btn"
+    path = family_root() / "play" / "bourre.scoring.pot.renege.paid-1.btn"
     data = path.read_bytes()
     trace = Trace()
     traced = list(check_btn2(data, str(path), trace=trace))

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from baloot_conformance.corpus.family_fixtures import run_family_text, trick_rulesets
 from baloot_conformance.corpus.fixtures import Expectation
+from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.family.btn.reader import read_btn2
 from baloot_conformance.family.btn.writer import format_btn2
@@ -19,6 +20,7 @@ from baloot_conformance.family.engine.actions import (
     Declare,
     Discard,
     Draw,
+    Penalty,
     Play,
     Reshuffle,
 )
@@ -81,6 +83,40 @@ def play_hand(rules: TrickRuleset, ledger: Ledger, rng: random.Random) -> Played
     return played
 
 
+def replay_swapped(played: Played, seat: int, a: int, b: int) -> Played:
+    """``played`` again with ``seat`` playing card ``a`` where it played ``b`` and ``b``
+    where it played ``a`` (each seat's cards in their order, the turns the engine's): each
+    card the obligations refuse is played all the same (a renege), and each renege's penalty
+    paid as the rules price it."""
+    hand = TracedHand(played.hand.rules, played.start, names=played.hand.names)
+    again = Played(hand, played.start)
+    queues: dict[int, list[int]] = {}
+    for action in played.hand.history:
+        if isinstance(action, Play):
+            card = action.card
+            if action.seat == seat and card in (a, b):
+                card = b if card == a else a
+            queues.setdefault(action.seat, []).append(card)
+        elif not isinstance(action, Penalty):
+            hand.push(action)
+    while hand.phase == "tricks":
+        who = hand.to_act()
+        assert who is not None
+        play = Play(who, queues[who].pop(0))
+        before = hand.trick_number
+        try:
+            hand.push(play)
+        except IllegalAction:
+            hand.force_play(play)
+        if hand.trick_number > before:
+            again.winners.append(hand.leader)
+    while hand.phase == "settle" and hand.agenda:
+        step, who, due = hand.agenda[0]
+        assert step == "penalty"
+        hand.push(Penalty(who, due))
+    return again
+
+
 def play_session(
     rules: TrickRuleset, players: int, seed: int, hands: int = 1, pot: int = 0
 ) -> list[Played]:
@@ -126,6 +162,7 @@ def statements(played: Played, first: bool) -> list[Stmt]:
         out.append(["ante", antes])
     pending: dict[int, list[object]] = {}
     plays: list[tuple[str, str]] = []
+    penalties: list[Stmt] = []
     trick = 1
     for action in history[i:]:
         if isinstance(action, Deal):
@@ -154,6 +191,8 @@ def statements(played: Played, first: bool) -> list[Stmt]:
                 if entry[2]:
                     out.append(["reshuffle"])
                 out.append(["exchange", names[action.seat], discards, received])
+        elif isinstance(action, Penalty):
+            penalties.append(["penalty", names[action.seat]])
         elif isinstance(action, Play):
             plays.append((names[action.seat], codes[action.card]))
             if len(plays) == len(hand.active):
@@ -162,6 +201,7 @@ def statements(played: Played, first: bool) -> list[Stmt]:
                 trick += 1
     if plays:
         out.append(["trick", trick, plays, None])
+    out += penalties
     settlement = hand.settlement
     if settlement is not None:
         seats = sorted(hand.tricks)

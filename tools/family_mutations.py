@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from family_hands import Played, Stmt
+from family_hands import Played, Stmt, replay_swapped, statements
 
 # --- mutations -------------------------------------------------------------------------------
 
@@ -20,7 +20,9 @@ def _first(stmts: list[Stmt], kind: str) -> int | None:
 
 def renege(rule: str) -> Mutation:
     """A card the obligations refuse, where ``rule`` narrowed the choice: the seat plays one of
-    its refused cards instead, and the card it should have played where it played that one."""
+    its refused cards instead, and the card it should have played where it played that one;
+    the hand is played again so (its tricks, winners and claims the engine's), the renege's
+    penalty paid. Only a swap after which that is the hand's one renege will do."""
 
     def mutate(ps: list[Played], hands: list[list[Stmt]]) -> str | None:
         played = ps[0]
@@ -29,17 +31,17 @@ def renege(rule: str) -> Mutation:
             return None
         codes = played.hand.pack.codes
         refused = note.held & ~note.legal
-        wrong = (refused & -refused).bit_length() - 1
-        name = played.hand.names[note.seat]
-        good, bad = codes[note.card], codes[wrong]
-        for stmt in hands[0]:
-            if stmt[0] == "trick":
-                cards = stmt[2]
-                assert isinstance(cards, list)
-                for k, (seat, card) in enumerate(cards):
-                    if seat == name and card in (good, bad):
-                        cards[k] = (seat, bad if card == good else good)
-        return f"{name} plays {bad} in trick {note.trick} where {rule} allows {good}"
+        for wrong in (c for c in range(len(codes)) if refused >> c & 1):
+            again = replay_swapped(played, note.seat, note.card, wrong)
+            if len(again.hand.reneges) != 1 or again.hand.settlement is None:
+                continue
+            hands[0] = statements(again, first=True)
+            name = played.hand.names[note.seat]
+            return (
+                f"{name} plays {codes[wrong]} in trick {note.trick} where {rule} allows "
+                f"{codes[note.card]}, and pays the renege's penalty"
+            )
+        return None
 
     return mutate
 

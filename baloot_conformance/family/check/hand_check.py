@@ -439,6 +439,12 @@ def _run(replay: HandReplay, items: Sequence[b2.HandItem]) -> None:
             if deals:
                 replay.stopped = replay.stopped or _flush(replay, deals, faceup)
                 deals, faceup = [], None
+            closing = isinstance(item, b2.SidesClaim)
+            if closing and not replay.stopped and replay.hand.phase == "settle":
+                try:  # the closing claims come after the penalties: pay them first
+                    replay.settle_penalties()
+                except _Stop:
+                    replay.stopped = True
             replay.claim(item)
             continue
         assert isinstance(item, b2.Event)
