@@ -63,6 +63,7 @@ from family_mutations import (  # noqa: E402
     out_of_turn,
     renege,
     renege_unmade,
+    trump_ignored,
     wrong_ante,
     wrong_claim,
     wrong_dealer,
@@ -160,12 +161,15 @@ def base_scenarios() -> list[Scenario]:
         ("play.underruff", renege("play.underruff"), "play.underruff"),
         ("play.cinch", renege("play.cinch"), "play.cinch"),
         ("play.trick_winner", wrong_winner, "play.trick_winner"),
+        ("phases.draw.lone_player", wrong_claim("tricks", -1), "play.trick_winner"),
         ("scoring.outcome", wrong_claim("pot"), "scoring.outcome"),
         ("scoring.pot.bourre", wrong_claim("pays"), "scoring.pot.bourre"),
         ("scoring.pot.renege", renege_unmade, "scoring.pot.renege"),
     ]
     found += [s(f"bourre.{rule}.fail-1", (rule,), m, fails) for rule, m, fails in broken]
     found += [
+        s("bourre.contracts.bourre.fail-1", ("contracts.bourre", "table.order.trump"),
+          trump_ignored, "play.trick_winner"),
         s("bourre.table.deck.fail-1", ("table.deck",), no_card_pack, syntax=True),
         s("bourre.phases.draw.refill.fail-1", ("phases.draw.refill",), no_reshuffle, syntax=True),
         s("bourre.table.dealer.rotation.fail-1", ("table.dealer.rotation",), wrong_dealer,

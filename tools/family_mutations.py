@@ -189,3 +189,31 @@ def no_reshuffle(ps: list[Played], hands: list[list[Stmt]]) -> str | None:
     return (
         "the reshuffle is not recorded: the exchange after it draws cards that are not in the stock"
     )
+
+
+def trump_ignored(ps: list[Played], hands: list[list[Stmt]]) -> str | None:
+    """A trick a trump won, claimed for the highest card of the suit led: the claim reads the
+    hand as if no suit were trump."""
+    hand = ps[0].hand
+    if hand.trump is None:
+        return None
+    trump = hand.pack.suits[hand.trump]
+    for stmt in hands[0]:
+        if stmt[0] != "trick" or stmt[3] is None:
+            continue
+        cards = stmt[2]
+        assert isinstance(cards, list)
+        led = cards[0][1][-1]
+        if led == trump or not any(c[-1] == trump for _, c in cards[1:]):
+            continue
+        order = hand.rules.table.deck.ranks
+        same = [(order.index(c[:-1]), s) for s, c in cards if c[-1] == led]
+        said = max(same)[1]
+        if said == stmt[3]:
+            continue
+        was, stmt[3] = stmt[3], said
+        return (
+            f"trick {stmt[1]} is claimed for {said}, whose card heads the suit led; {was} "
+            "trumped it"
+        )
+    return None
