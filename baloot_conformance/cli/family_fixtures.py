@@ -37,12 +37,12 @@ _EXIT_OK, _EXIT_INVALID = 0, 1
 def family_lint(
     baloot: Sequence[Path], family: Sequence[Path]
 ) -> Iterator[LintProblem | FixtureRun | FamilyRun]:
-    """Baloot's lint over the BTN 1 files, then the family's over the BTN 2 ones (one set of
-    ids, so that an id is unique across both)."""
-    seen: dict[str, Path] = {}
+    """Baloot's lint over the BTN 1 files, then the family's over the BTN 2 ones (each checks
+    that its ids are unique; the family's ids start with a trick ruleset's id, which no
+    Baloot fixture's does)."""
     if baloot:
         yield from lint(baloot)
-    yield from lint_family(family, seen)
+    yield from lint_family(family)
 
 
 def run_family_list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
