@@ -43,6 +43,7 @@ from baloot_conformance.family.engine.deck import Ring
 from baloot_conformance.family.engine.hand import TrickHand
 from baloot_conformance.family.engine.ledger import Ledger
 from baloot_conformance.family.engine.pack import pack_of
+from baloot_conformance.family.engine.trace import Trace, TracedHand
 from baloot_conformance.family.rules.model import TrickRuleset
 
 #: The offences a ``penalty`` line may name, and the rule that prices each.
@@ -351,11 +352,13 @@ def replay_hand(
     path: str,
     engine: EngineId | None = None,
     pictures: bool = False,
+    trace: Trace | None = None,
 ) -> tuple[HandVerdict, Ledger | None]:
     """The verdict of one hand, and the ledger the next hand starts from (``None`` when this
     hand could not be settled: the next must state its own ``start``); ``pictures``: the root
-    divergence carries the table where it happens."""
-    replay = start_replay(hand_items, rules, ring, ledger, path, engine, pictures)
+    divergence carries the table where it happens; ``trace`` counts the rules that decided
+    something (:mod:`~baloot_conformance.family.engine.trace`)."""
+    replay = start_replay(hand_items, rules, ring, ledger, path, engine, pictures, trace)
     if isinstance(replay, HandVerdict):
         return replay, None
     items = hand_items.items
@@ -396,6 +399,7 @@ def start_replay(
     path: str,
     engine: EngineId | None = None,
     pictures: bool = False,
+    trace: Trace | None = None,
 ) -> HandReplay | HandVerdict:
     """The replay of a hand before its first item, from the carried ``ledger`` (or the
     hand's own ``start``), or the verdict of a hand that cannot start."""
@@ -434,7 +438,11 @@ def start_replay(
             forfeit=ledger.forfeit,
         )
     try:
-        hand = TrickHand(rules, ledger, names=ring.names)
+        hand = (
+            TrickHand(rules, ledger, names=ring.names)
+            if trace is None
+            else TracedHand(rules, ledger, names=ring.names, trace=trace)
+        )
     except IllegalAction as error:
         verdict = HandVerdict(
             path=path,
@@ -465,6 +473,12 @@ def _run(replay: HandReplay, items: Sequence[b2.HandItem]) -> None:
             if deals:
                 replay.stopped = replay.stopped or _flush(replay, deals, faceup)
                 deals, faceup = [], None
+            closing = isinstance(item, b2.SidesClaim)
+            if closing and not replay.stopped and replay.hand.phase == "settle":
+                try:  # the closing claims come after the penalties: pay them first
+                    replay.settle_penalties()
+                except _Stop:
+                    replay.stopped = True
             replay.claim(item)
             continue
         assert isinstance(item, b2.Event)
@@ -510,7 +524,13 @@ def _event(replay: HandReplay, item: b2.Event, reshuffled: bool) -> bool:
     if isinstance(item, (b2.Start, b2.Dealer)):
         return reshuffled
     if isinstance(item, b2.Ante):
-        for seat, chips in item.chips:
+        # one line holds every ante, written in seat order: pay them in the hand's order
+        # (from the dealer's next seat), so that only a missing or wrong ante is an error
+        pending = list(item.chips)
+        while pending:
+            turn = replay.hand.to_act()
+            k = next((i for i, (s, _) in enumerate(pending) if replay.seat(s) == turn), 0)
+            seat, chips = pending.pop(k)
             replay.push(item, Ante(replay.seat(seat), chips))
         return reshuffled
     if isinstance(item, b2.Call):
