@@ -9,8 +9,9 @@ each JSON Lines report compressed under ``tests/data/golden/`` with a manifest
 sha256 of the transcripts it checked). ``tests/test_golden.py`` runs the same commands and
 asserts the same bytes. The reports, one per run:
 
-- ``fixtures``: every BTN 1 fixture (``fixtures/**/*.btn``, listed in the manifest), each under
-  its own ``[Ruleset]``: every rule's passing and failing cases, the syntax errors;
+- ``fixtures``: every BTN 1 fixture (``corpus.fixtures.baloot_fixture_files``, listed in the
+  manifest), each under its own ``[Ruleset]``: every rule's passing and failing cases, the
+  syntax errors;
 - ``examples``: ``examples/*.btn``;
 - ``witnesses`` and ``witnesses.under-saudi``: the witness hands of ``docs/disagreements.md``
   (:func:`~baloot_conformance.compare.disagreements.committed_witnesses`), each under the
@@ -69,6 +70,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 
 from baloot_conformance.cli import main as cli_main  # noqa: E402
 from baloot_conformance.compare.disagreements import committed_witnesses  # noqa: E402
+from baloot_conformance.corpus.fixtures import baloot_fixture_files  # noqa: E402
 from baloot_conformance.resources import data_root  # noqa: E402
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets  # noqa: E402
 
@@ -214,11 +216,7 @@ class Inputs:
     @classmethod
     def current(cls) -> Inputs:
         """Today's Baloot inputs, for ``--write``."""
-        fixtures = sorted(
-            relative(p)
-            for p in ROOT.glob("fixtures/**/*.btn")
-            if p.read_text(encoding="utf-8").startswith("%btn 1\n")
-        )
+        fixtures = sorted(relative(p) for p in baloot_fixture_files(ROOT / "fixtures"))
         examples = sorted(relative(p) for p in ROOT.glob("examples/*.btn"))
         rulesets = sorted(baloot_rulesets())
         witnesses = sorted(k for k in page_witnesses() if k[1] in rulesets)
