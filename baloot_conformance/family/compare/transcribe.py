@@ -12,6 +12,7 @@ what the comparison reads.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from baloot_conformance.family.engine.hand import (
@@ -26,8 +27,6 @@ from baloot_conformance.family.engine.hand import (
     Reshuffle,
     TrickHand,
 )
-import random
-
 from baloot_conformance.family.engine.ledger import Ledger
 from baloot_conformance.family.engine.playout import choose, random_session
 from baloot_conformance.family.rules.model import TrickRuleset

@@ -31,6 +31,43 @@ _ACTS_UNDER = {("scoring.pot.limit", "caps"): ("chips", 0)}
 _NOT_OPTIONS = frozenset({"stage", "rule", "tree", "after", "when", "then", "otherwise"})
 
 
+#: The option values no random legal session tells from their rule's other values, and why:
+#: the findings of the live-option test (``tests/test_family_compare.py``), by variant label;
+#: ``*`` stands for any profile. A value marked a decoration changes no verdict anywhere.
+UNWITNESSED: dict[str, str] = {
+    "phases.tricks.first_lead=after_dealer": (
+        "a decoration: the engine reads after_dealer and first_active_after_dealer alike (a "
+        "folded seat cannot lead, so the seat after the dealer leads when he is in and the "
+        "first one after him still in otherwise): the two values agree on every hand"
+    ),
+    "play.head.partner_winning=must_beat": (
+        "Bourré seats no teams: no card winning a trick is a partner's, so the value acts "
+        "only in a ruleset with partnerships (Baloot's play rules in this format)"
+    ),
+    "play.head.partner_winning=any": "Bourré seats no teams: see partner_winning=must_beat",
+    'table.dealer.rotation.forfeit=["corrected_renege"]': (
+        "random legal play corrects no renege, and BTN 2 has no statement for a corrected "
+        "renege yet: no transcript reaches the value"
+    ),
+    'table.dealer.rotation.forfeit=["premature_announcement"]': (
+        "random legal play declares in turn: a declaration out of turn is only in a "
+        "hand-made transcript"
+    ),
+    'play.cinch.effects=["lead_top_trump", "win_if_last"]': (
+        "without play_top_trump, the last player's duty to win is play.head's and "
+        "play.overruff's already; win_if_last acts beside play_top_trump only (as in bourre)"
+    ),
+    "play.underruff.option=free": (
+        "where play.overruff is not_required (bourre-hoyle) the underruff stage is not "
+        "reached: a void player's trump is already free"
+    ),
+    "phases.draw.refill.option=reshuffle_discards": (
+        "from folded_first (bourre-wikipedia): not witnessed in 3,000 sessions; the two part "
+        "only when the folded hands alone could serve a player the stock cannot"
+    ),
+}
+
+
 @dataclass(frozen=True)
 class Variant:
     """A trick ruleset's rule with one parameter set to another value."""
@@ -74,6 +111,13 @@ def _rule_schema(rule_id: str, rule: Mapping[str, Any]) -> Mapping[str, Any]:
     return node if isinstance(node, Mapping) else {}
 
 
+def _default(node: Mapping[str, Any]) -> Any:
+    """What an absent parameter means: the schema's default, false for a flag."""
+    if "default" in node:
+        return node["default"]
+    return False if node.get("type") == "boolean" else None
+
+
 def _enum_values(node: Mapping[str, Any], current: Any) -> list[Any]:
     """The other values a parameter's schema allows, where it lists them."""
     if "enum" in node:
@@ -108,8 +152,10 @@ def rule_variants(base: TrickRuleset, pool: Iterable[TrickRuleset] = ()) -> list
             if name in _NOT_OPTIONS:
                 continue
             current = rule.get(name)
-            values = _enum_values(params.get(name, {}), current)
-            values += [v for v in seen.get((rule_id, name), []) if v != current]
+            schema = params.get(name, {})
+            values = _enum_values(schema, current)
+            meant = current if current is not None else _default(schema)
+            values += [v for v in seen.get((rule_id, name), []) if v != meant]
             unique = {canonical_json(v): v for v in values}
             for value in unique.values():
                 changed = {k: v for k, v in rule.items() if k != name}
@@ -121,9 +167,21 @@ def rule_variants(base: TrickRuleset, pool: Iterable[TrickRuleset] = ()) -> list
                         **changed,
                         **{k: reference[k] for k in mechanism(reference) if k != name},
                     }
-                if isolate_trick(base, {rule_id: changed}) is not None:
+                if _isolated(base, rule_id, changed) is not None:
                     found.append(Variant(rule_id, name, value, changed, reference))
     return found
+
+
+_DERIVED: dict[tuple[str, str, str], TrickRuleset | None] = {}
+
+
+def _isolated(base: TrickRuleset, rule_id: str, rule: Mapping[str, Any]) -> TrickRuleset | None:
+    """``isolate_trick(base, {rule_id: rule})``, derived and validated once per process (the
+    live-option test and inference derive each variant more than once)."""
+    key = (base.digest, rule_id, canonical_json(rule))
+    if key not in _DERIVED:
+        _DERIVED[key] = isolate_trick(base, {rule_id: rule})
+    return _DERIVED[key]
 
 
 def _reference(
@@ -143,9 +201,9 @@ def reference_ruleset(base: TrickRuleset, variant: Variant) -> TrickRuleset | No
     reference rule."""
     if variant.reference is None:
         return base
-    return isolate_trick(base, {variant.rule_id: variant.reference})
+    return _isolated(base, variant.rule_id, variant.reference)
 
 
 def variant_ruleset(base: TrickRuleset, variant: Variant) -> TrickRuleset | None:
     """``base`` with ``variant`` applied, or ``None`` when that is no valid ruleset."""
-    return isolate_trick(base, {variant.rule_id: variant.rule})
+    return _isolated(base, variant.rule_id, variant.rule)
