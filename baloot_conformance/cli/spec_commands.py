@@ -227,7 +227,14 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     status = _EXIT_OK
     for reference in references:
         try:
-            ruleset = load_ruleset(reference)
+            try:
+                ruleset: Any = load_ruleset(reference)
+            except (SpecError, UnreadableInputError):
+                if not _names_trick_ruleset(reference):
+                    raise
+                from baloot_conformance.family.rules.loading import load_trick_ruleset
+
+                ruleset = load_trick_ruleset(reference)
         except UnreadableInputError as exc:
             print(f"error: {exc}", file=err)
             status = _EXIT_USAGE
@@ -303,10 +310,22 @@ def _render(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             file=err,
         )
         return _EXIT_USAGE
-    for name in args.ruleset or ():
-        load_ruleset(name)  # an unknown id is a usage error, before anything is written
+    tricks = bool(args.ruleset) and all(_names_trick_ruleset(n) for n in args.ruleset)
+    if tricks:  # the trick family's pages (a Baloot id among them is refused below)
+        from baloot_conformance.cli import trick_spec
+
+        for name in args.ruleset:
+            trick_spec.load(name)
+    else:
+        for name in args.ruleset or ():
+            load_ruleset(name)  # an unknown id is a usage error, before anything is written
     folder.mkdir(parents=True, exist_ok=True)
-    pages = list(render_pages(args.ruleset))
+    if tricks:
+        from baloot_conformance.report.trick_rulebook_pages import render_trick_pages
+
+        pages = render_trick_pages(args.ruleset)
+    else:
+        pages = list(render_pages(args.ruleset))
     for page in pages:
         with replaced(folder / page.name) as stream:
             stream.write(page.html)

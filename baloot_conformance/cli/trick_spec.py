@@ -26,6 +26,11 @@ from baloot_conformance.family.rules.loading import (
 from baloot_conformance.family.rules.model import FORMAT, TrickRuleset
 
 
+def load(reference: str) -> TrickRuleset:
+    """A trick ruleset by id or path (a usage error names what is shipped)."""
+    return load_trick_ruleset(reference)
+
+
 def list_rows() -> list[dict[str, str | None]]:
     """The shipped trick rulesets, one row each (``spec list``), with their format."""
     rows: list[dict[str, str | None]] = []

@@ -32,40 +32,49 @@ _NOT_OPTIONS = frozenset({"stage", "rule", "tree", "after", "when", "then", "oth
 
 
 #: The option values no random legal session tells from their rule's other values, and why:
-#: the findings of the live-option test (``tests/test_family_compare.py``), by variant label;
-#: ``*`` stands for any profile. A value marked a decoration changes no verdict anywhere.
+#: the findings of the live-option test (``tests/test_family_compare.py``), by ruleset id (``*``
+#: for every ruleset) and variant label (:func:`unwitnessed`). A value marked a decoration
+#: changes no verdict anywhere.
 UNWITNESSED: dict[str, str] = {
-    "phases.tricks.first_lead=after_dealer": (
+    "* phases.tricks.first_lead=after_dealer": (
         "a decoration: the engine reads after_dealer and first_active_after_dealer alike (a "
         "folded seat cannot lead, so the seat after the dealer leads when he is in and the "
         "first one after him still in otherwise): the two values agree on every hand"
     ),
-    "play.head.partner_winning=must_beat": (
+    "* play.head.partner_winning=must_beat": (
         "Bourré seats no teams: no card winning a trick is a partner's, so the value acts "
         "only in a ruleset with partnerships (Baloot's play rules in this format)"
     ),
-    "play.head.partner_winning=any": "Bourré seats no teams: see partner_winning=must_beat",
-    'table.dealer.rotation.forfeit=["corrected_renege"]': (
+    "* play.head.partner_winning=any": "Bourré seats no teams: see partner_winning=must_beat",
+    '* table.dealer.rotation.forfeit=["corrected_renege"]': (
         "random legal play corrects no renege, and BTN 2 has no statement for a corrected "
         "renege yet: no transcript reaches the value"
     ),
-    'table.dealer.rotation.forfeit=["premature_announcement"]': (
+    '* table.dealer.rotation.forfeit=["premature_announcement"]': (
         "random legal play declares in turn: a declaration out of turn is only in a "
         "hand-made transcript"
     ),
-    'play.cinch.effects=["lead_top_trump", "win_if_last"]': (
+    'bourre-cajun play.cinch.effects=["lead_top_trump", "win_if_last"]': (
         "without play_top_trump, the last player's duty to win is play.head's and "
         "play.overruff's already; win_if_last acts beside play_top_trump only (as in bourre)"
     ),
-    "play.underruff.option=free": (
+    'bourre-eighty play.cinch.effects=["lead_top_trump", "win_if_last"]': (
+        "as for bourre-cajun: win_if_last acts beside play_top_trump only"
+    ),
+    "bourre-hoyle play.underruff.option=free": (
         "where play.overruff is not_required (bourre-hoyle) the underruff stage is not "
         "reached: a void player's trump is already free"
     ),
-    "phases.draw.refill.option=reshuffle_discards": (
+    "bourre-wikipedia phases.draw.refill.option=reshuffle_discards": (
         "from folded_first (bourre-wikipedia): not witnessed in 3,000 sessions; the two part "
         "only when the folded hands alone could serve a player the stock cannot"
     ),
 }
+
+
+def unwitnessed(ruleset_id: str, label: str) -> str | None:
+    """Why ``label`` of ``ruleset_id`` has no witness (:data:`UNWITNESSED`), or ``None``."""
+    return UNWITNESSED.get(f"{ruleset_id} {label}") or UNWITNESSED.get(f"* {label}")
 
 
 @dataclass(frozen=True)
