@@ -51,23 +51,27 @@ UNWITNESSED: dict[str, str] = {
         "renege yet: no transcript reaches the value"
     ),
     '* table.dealer.rotation.forfeit=["premature_announcement"]': (
-        "random legal play declares in turn: a declaration out of turn is only in a "
-        "hand-made transcript"
+        "random legal play declares in turn, and a declaration out of turn is itself a failing "
+        "event (phases.draw.declare): a transcript holding one fails under both values, which "
+        "part only after it (the next hand's dealer), never as a pass against a failure"
     ),
     'bourre-cajun play.cinch.effects=["lead_top_trump", "win_if_last"]': (
-        "without play_top_trump, the last player's duty to win is play.head's and "
-        "play.overruff's already; win_if_last acts beside play_top_trump only (as in bourre)"
+        "not witnessed in 5,000 sessions, though it is beside play_top_trump (bourre): "
+        "without play_top_trump the last player's duty to win is, it seems, play.head's and "
+        "play.overruff's already"
     ),
     'bourre-eighty play.cinch.effects=["lead_top_trump", "win_if_last"]': (
         "as for bourre-cajun: win_if_last acts beside play_top_trump only"
     ),
     "bourre-hoyle play.underruff.option=free": (
-        "where play.overruff is not_required (bourre-hoyle) the underruff stage is not "
-        "reached: a void player's trump is already free"
+        "not witnessed in 5,000 sessions: underruff is the otherwise branch of overruff in "
+        "the obligation tree, and where play.overruff is not_required (bourre-hoyle) any "
+        "trump already meets it, so the branch is not reached"
     ),
     "bourre-wikipedia phases.draw.refill.option=reshuffle_discards": (
-        "from folded_first (bourre-wikipedia): not witnessed in 3,000 sessions; the two part "
-        "only when the folded hands alone could serve a player the stock cannot"
+        "from folded_first (bourre-wikipedia): not witnessed in 5,000 sessions (a fifth of them "
+        "leaning to discard all), though bourre's reshuffle_discards -> folded_first is: an "
+        "open finding, not known to be a decoration"
     ),
 }
 
