@@ -128,10 +128,13 @@ def search_witness(
     only that rule can cause: the witness names that variant as the ruleset it fails under,
     and its failure, so that it shows that one rule."""
     streams = [candidates(side[0], tries, n + 1) for n, side in enumerate(sides)]
+    best: Witness | None = None
     fallback: Witness | None = None
     for i in range(tries):
         for stream, (source, changed, other, other_changed) in zip(streams, sides, strict=True):
             text = next(stream)
+            if best is not None and len(text) >= len(best.text):
+                continue  # a shorter witness is all that is looked for now
             alone = _root(verdicts(text, changed))
             if alone is None:
                 continue
@@ -139,16 +142,16 @@ def search_witness(
             if real is None or _root(verdicts(text, source)) is not None:
                 continue  # the second: a session the notation cannot hold
             if other_changed is source or _root(verdicts(text, other_changed)) is None:
-                return Witness(
+                best = Witness(
                     text=canonical(text, source),
                     passes=f"{source.id}@{source.version}",
                     fails=f"{other.id}@{other.version}",
                     position=real.position,
                     rule_id=real.rule_id,
                     message=real.message,
-                    tries=i + 1,
+                    tries=best.tries if best is not None else i + 1,
                 )
-            if fallback is None and rule_id is not None:
+            elif fallback is None and rule_id is not None:
                 fallback = Witness(
                     text=canonical(text, source),
                     passes=f"{source.id}@{source.version}",
@@ -158,9 +161,12 @@ def search_witness(
                     message=alone.message,
                     tries=i + 1,
                 )
-        if fallback is not None and i >= min(tries - 1, 4 * fallback.tries):
+        # Once found, a witness is searched a little longer for a shorter one (a small table).
+        if best is not None and i >= min(tries - 1, 2 * best.tries + 10):
+            return best
+        if best is None and fallback is not None and i >= min(tries - 1, 4 * fallback.tries):
             return fallback
-    return fallback
+    return best or fallback
 
 
 def canonical(text: str, ruleset: TrickRuleset) -> str:
