@@ -13,7 +13,12 @@ user runs them (best of R runs; these machines' speed swings by a third between 
 - peak memory of ``check`` on 1 MB and on 100 MB of transcript;
 - with ``--callgrind`` (needs valgrind; some 30 s more), the instructions per hand of
   ``check --jobs 1`` and of its start-up, counted by callgrind (``bench/callgrind.py``): the
-  figures that do not move with the machine's load;
+  figures that do not move with the machine's load, so they are a gate: each must stay within
+  :data:`GATE_BAND` (2%) of the baseline, and the run ends with one line ``instruction gate:
+  PASS`` or ``instruction gate: FAIL`` (exit code 1) saying which figure left the band (a
+  figure far below it is a stale baseline: ``--write`` it with the change that earned it).
+  ``--callgrind-only`` counts the instructions alone (about a minute, no timed runs and no
+  compiled build), the check to run before and after a change that must not slow Baloot;
 - the compiled build (``tools/mypyc_build.py``, built first into a temporary folder: about a
   minute, and it needs a C compiler): start-up, ``--jobs 1`` with plain claims and with
   ``= legal`` claims, ``--jobs 2``, its share of the bare judge, and its speed-up over the
@@ -21,7 +26,8 @@ user runs them (best of R runs; these machines' speed swings by a third between 
   ``--pure-only`` leaves it out.
 
 Each figure is printed with its ratio to the baseline (above 1 is better). ``--write``
-stores this run's figures as the new baseline. Not a test: nothing here is asserted.
+stores this run's figures as the new baseline (with ``--callgrind-only``, the two instruction
+figures only; the others are kept). Not a test: timing is never asserted in one.
 """
 
 from __future__ import annotations
@@ -70,6 +76,9 @@ HIGHER_IS_BETTER = {
     "compiled_share_of_bare": True,
     "compiled_speedup": True,
 }
+#: The figures of the instruction gate, and how far from the baseline each may move.
+GATE = ("check_instructions_per_hand", "startup_instructions")
+GATE_BAND = 0.02
 #: A command: its argv and the PYTHONPATH it runs with (None: the environment's own kit).
 Command = tuple[list[str], "str | None"]
 
@@ -182,6 +191,25 @@ def callgrind_figures() -> dict[str, float]:
     return {"check_instructions_per_hand": each, "startup_instructions": startup}
 
 
+def gate(figures: dict[str, float], stored: dict[str, float]) -> bool:
+    """Print each instruction figure against its baseline and the band, then the verdict line;
+    whether every figure measured is inside the band."""
+    passed = True
+    for name in GATE:
+        if name not in figures or not stored.get(name):
+            continue
+        change = figures[name] / stored[name] - 1
+        inside = abs(change) <= GATE_BAND
+        passed = passed and inside
+        where = "inside" if inside else ("above" if change > 0 else "below")
+        print(
+            f"  {name}: {figures[name]:,.0f} against {stored[name]:,.0f} ({change:+.2%}, "
+            f"{where} the band of ±{GATE_BAND:.0%})"
+        )
+    print(f"instruction gate: {'PASS' if passed else 'FAIL'}")
+    return passed
+
+
 def main() -> None:
     compile_package()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -194,7 +222,15 @@ def main() -> None:
     parser.add_argument(
         "--pure-only", action="store_true", help="leave out the compiled build (no compiler)"
     )
+    parser.add_argument(
+        "--callgrind-only",
+        action="store_true",
+        help="count instructions only (the gate): no timed runs, no compiled build",
+    )
     args = parser.parse_args()
+    if args.callgrind_only:
+        callgrind_gate(args.write)
+        return
     with tempfile.TemporaryDirectory() as temp:
         compiled = None
         if not args.pure_only:
@@ -219,10 +255,28 @@ def main() -> None:
         if old:
             ratio = f"{(value / old if HIGHER_IS_BETTER[name] else old / value):.2f}"
         print(f"{name:<40} {value:>12,.2f} {old or 0:>12,.2f} {ratio:>7}")
+    passed = gate(figures, stored) if args.callgrind else True
     if args.write:
         note = f"best of {args.repeat}, {args.hands} hands, {time.strftime('%Y-%m-%d')}"
         BASELINE.write_text(json.dumps({"measured": note, "figures": figures}, indent=2) + "\n")
         print(f"wrote {BASELINE}")
+    elif not passed:
+        sys.exit(1)
+
+
+def callgrind_gate(write: bool) -> None:
+    """``--callgrind-only``: the two instruction figures against the baseline, and the gate."""
+    figures = callgrind_figures()
+    baseline = json.loads(BASELINE.read_text()) if BASELINE.exists() else {}
+    stored = baseline.get("figures", {})
+    passed = gate(figures, stored)
+    if write:
+        baseline["figures"] = {**stored, **figures}
+        baseline["instructions_measured"] = f"callgrind, {time.strftime('%Y-%m-%d')}"
+        BASELINE.write_text(json.dumps(baseline, indent=2) + "\n")
+        print(f"wrote {BASELINE}")
+    elif not passed:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

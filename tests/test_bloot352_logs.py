@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -78,11 +79,17 @@ def test_the_logs_are_there() -> None:
     ) == list(SEEDS)
 
 
+@cache
+def _bloot352() -> Ruleset:
+    """The profile, loaded once for the logs' tests, not once per log."""
+    return load_ruleset("bloot352")
+
+
 @pytest.mark.parametrize("seed", _params())
 def test_every_hand_passes_or_is_a_listed_defect(seed: int) -> None:
     path = _path(seed)
     with TranscriptReader(io.StringIO(import_file("bloot352", path)), path.name) as reader:
-        verdicts = list(check_hands(reader, path.name, load_ruleset("bloot352")))
+        verdicts = list(check_hands(reader, path.name, _bloot352()))
     assert verdicts
     not_passing = {
         v.position: (v.status, v.defects, [f"{d.position} {d.rule_id}" for d in v.divergences])

@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 from baloot_conformance.cli import main
+from baloot_conformance.corpus.fixtures import baloot_fixture_files
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 UNTIDY = '%btn 1\n[Ruleset "saudi@1"]\nhand 1\ndealer   E\nfaceup 10♠\n'
@@ -36,7 +37,7 @@ def test_fmt_check_and_rewrite(tmp_path: Path) -> None:
 
 
 def test_fmt_check_passes_on_fixtures() -> None:
-    code, out, err = run("fmt", "--check", *map(str, sorted(FIXTURES.rglob("*.btn"))))
+    code, out, err = run("fmt", "--check", *map(str, baloot_fixture_files(FIXTURES)))
     assert (code, out, err) == (0, "", "")
 
 
@@ -68,7 +69,7 @@ def test_convert_both_ways(tmp_path: Path) -> None:
 
 
 def test_convert_several_files_needs_a_folder(tmp_path: Path) -> None:
-    files = [str(p) for p in sorted(FIXTURES.rglob("*.btn"))[:2]]
+    files = [str(p) for p in baloot_fixture_files(FIXTURES)[:2]]
     assert run("convert", "--to", "json", *files)[0] == 2
     folder = tmp_path / "out"
     assert run("convert", "--to", "json", "-o", str(folder), *files)[0] == 0

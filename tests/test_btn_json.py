@@ -19,6 +19,7 @@ from baloot_conformance.btn.json_form import (
     to_json_text,
 )
 from baloot_conformance.btn.writer import format_transcript
+from baloot_conformance.corpus.fixtures import baloot_fixture_files
 from baloot_conformance.errors import TranscriptSyntaxError
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -44,7 +45,7 @@ def test_schema_is_valid_and_described() -> None:
     walk(document, "#")
 
 
-@pytest.mark.parametrize("path", sorted(FIXTURES.rglob("*.btn")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", baloot_fixture_files(FIXTURES), ids=lambda p: p.name)
 def test_fixtures_convert_both_ways(path: Path) -> None:
     transcript = read_transcript(path)
     data = to_json(transcript)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from baloot_conformance.btn import iter_hands, parse_transcript, read_transcript
 from baloot_conformance.btn.writer import format_transcript
+from baloot_conformance.corpus.fixtures import baloot_fixture_files
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -37,7 +38,7 @@ def test_parse_write_parse_is_identity(data: st.DataObject) -> None:
     assert streamed == list(first.hands)
 
 
-@pytest.mark.parametrize("path", sorted(FIXTURES.rglob("*.btn")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", baloot_fixture_files(FIXTURES), ids=lambda p: p.name)
 def test_fixtures_are_canonical(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert format_transcript(read_transcript(path)) == text

@@ -26,9 +26,11 @@ def run(*argv: str) -> tuple[int, str, str]:
 def test_spec_list_names_every_shipped_ruleset() -> None:
     code, out, _ = run("spec", "list")
     assert code == 0
-    listed = [line.split()[0] for line in out.splitlines()]
+    baloot, _, tricks = out.partition("\n\ntrick rulesets (trick-ruleset/1):\n")
+    listed = [line.split()[0] for line in baloot.splitlines()]
     assert listed == list(shipped_rulesets())
     assert "(extends saudi)" in out
+    assert [line.split()[0] for line in tricks.splitlines()][:2] == ["bourre", "bourre-cajun"]
 
 
 def test_spec_list_json() -> None:

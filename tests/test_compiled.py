@@ -20,6 +20,7 @@ that prints the corpus's verdicts.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import subprocess
@@ -169,9 +170,10 @@ def _print_corpus(folder: Path) -> None:
     from baloot_conformance.errors import TranscriptSyntaxError
     from baloot_conformance.rules.loading import load_ruleset
 
+    ruleset_named = functools.cache(load_ruleset)  # once each, not once per fixture
     for fixture in load_corpus(folder):
         print("fixture", fixture.id)
-        rules = load_ruleset(fixture.tag or fixture.ruleset_id)
+        rules = ruleset_named(fixture.tag or fixture.ruleset_id)
         try:
             with btn.TranscriptReader.from_text(fixture.text, "t.btn") as reader:
                 for verdict in check_hands(reader, "t.btn", rules):

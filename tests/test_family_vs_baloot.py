@@ -15,8 +15,9 @@ and the generic :class:`PlayTable` of each contract is compared with the Baloot
   card they refuse (so every card of the hand has the same verdict and rule ID), and the same
   trick winner.
 
-Until the format's loader exists, the document is read here with ``yaml.safe_load`` and its
-sections built with ``rules.ruleset._build`` and ``family.rules.play_build``.
+The document goes through the format's four gates (:func:`load_trick_ruleset`), and each
+Baloot ruleset's reading is derived from it as a profile is (:func:`derive_trick_ruleset`:
+validated again), so the proof runs on what a user's trick ruleset would load to.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -49,11 +49,12 @@ from baloot_conformance.family.engine.obligations import (
     play_table,
 )
 from baloot_conformance.family.engine.tricks import card_points, hand_points
-from baloot_conformance.family.rules import model as fm
+from baloot_conformance.family.rules.loading import derive_trick_ruleset, load_trick_ruleset
+from baloot_conformance.family.rules.model import TrickRuleset
 from baloot_conformance.family.rules.play import PlaySection
 from baloot_conformance.family.rules.play_build import build_play
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
-from baloot_conformance.rules.ruleset import Ruleset, _build, type_hints
+from baloot_conformance.rules.ruleset import Ruleset
 
 DOCUMENT = Path(__file__).parent / "data" / "baloot-as-trick.yaml"
 _CARD_BITS = (1 << 64) - 1
@@ -75,7 +76,7 @@ _BEAT = {"must_beat": "must_beat", "any_trump": "any"}
 
 @cache
 def base_document() -> dict[str, Any]:
-    document: dict[str, Any] = yaml.safe_load(DOCUMENT.read_text(encoding="utf-8"))
+    document: dict[str, Any] = copy.deepcopy(dict(base_ruleset().document))
     return document
 
 
@@ -117,19 +118,6 @@ def carried(ruleset: Ruleset) -> dict[str, Any]:
     return doc
 
 
-def _section(cls: type, data: Mapping[str, Any], name: str) -> Any:
-    """A typed section of the document, as the Baloot loader builds its own."""
-    hints = type_hints(cls)
-    values = {}
-    for f in dataclasses.fields(cls):
-        key = f.metadata["key"]
-        if key in data:
-            values[f.name] = _build(hints[f.name], data[key], f"{name}.{key}", f.metadata)
-        else:
-            values[f.name] = None
-    return cls(**values)
-
-
 @dataclasses.dataclass(frozen=True)
 class Generic:
     """One Baloot ruleset's generic reading: its pack, ring, play section and point tables."""
@@ -146,16 +134,31 @@ class Generic:
 
 
 @cache
+def base_ruleset() -> TrickRuleset:
+    """The document through the format's four gates (strict YAML, schema, semantic checks)."""
+    return load_trick_ruleset(DOCUMENT)
+
+
+@cache
 def generic(name: str) -> Generic:
-    doc = carried(baloot(name))
-    table = _section(fm.TableSection, doc["table"], "table")
-    scoring = _section(fm.ScoringSection, doc["scoring"], "scoring")
+    """``name``'s reading: the document with its rules carried in, derived from the loaded
+    document and validated as a profile would be."""
+    doc, base = carried(baloot(name)), base_document()
+    changes = {
+        f"{section}.{key}": rule
+        for section in ("table", "play", "scoring")
+        for key, rule in doc[section].items()
+        if rule != base[section][key]
+    }
+    ruleset = derive_trick_ruleset(base_ruleset(), changes, f"{name}-as-trick")
+    table, scoring = ruleset.table, ruleset.scoring
+    assert scoring.points_plain is not None and scoring.points_trump is not None
     return Generic(
         pack=build_pack(table.deck, table.order_plain, table.order_trump),
         ring=Ring.of_table(
             table.seats.names, table.direction.option, table.teams.option == "partners"
         ),
-        play=build_play(doc["play"], tuple(doc["contracts"])),
+        play=ruleset.play,
         plain=scoring.points_plain.points,
         trump=scoring.points_trump.points,
     )

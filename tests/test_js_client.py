@@ -29,11 +29,12 @@ from baloot_conformance.btn import parse_transcript, read_transcript
 from baloot_conformance.btn.json_form import to_json
 from baloot_conformance.btn.writer import format_transcript
 from baloot_conformance.cli import main
+from baloot_conformance.corpus.fixtures import baloot_fixture_files
 from baloot_conformance.suite.protocol import ANSWERS, answer_problem
 
 ROOT = Path(__file__).resolve().parent.parent
 KIT = ROOT / "clients" / "js"
-CORPUS = sorted((ROOT / "fixtures").rglob("*.btn")) + sorted((ROOT / "examples").rglob("*.btn"))
+CORPUS = baloot_fixture_files(ROOT / "fixtures") + sorted((ROOT / "examples").rglob("*.btn"))
 
 SCRIPTS = ROOT / "tests" / "data" / "js"
 """Node scripts on the kit: ``write_all.mjs`` (formatTranscript on a list of transcripts),

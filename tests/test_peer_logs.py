@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,8 @@ from baloot_conformance.importers import import_file
 from baloot_conformance.rules.loading import load_ruleset
 
 LOGS = Path(__file__).parent / "data" / "peer-logs"
+#: Each profile loaded once for the logs' tests, not once per log.
+ruleset_named = cache(load_ruleset)
 
 #: Hands where the engine breaks its own rules, by engine and seed: the hand and the defect the
 #: profile lists for it (``defects:``), which makes the hand ``known-defect``.
@@ -74,7 +77,7 @@ def test_a_majlis_coffee_is_imported_as_gahwa() -> None:
 @pytest.mark.parametrize(("engine", "path"), _params())
 def test_every_hand_passes_under_the_engines_profile(engine: str, path: Path) -> None:
     with TranscriptReader(io.StringIO(import_file(engine, path)), path.name) as reader:
-        verdicts = list(check_hands(reader, path.name, load_ruleset(engine)))
+        verdicts = list(check_hands(reader, path.name, ruleset_named(engine)))
     assert verdicts and all(v.status != "error" for v in verdicts)
     failed = {v.position: (v.status, v.defects) for v in verdicts if v.status != "pass"}
     defect = ENGINE_DEFECTS.get((engine, _seed(path)))

@@ -22,6 +22,7 @@ import pytest
 
 from baloot_conformance import btn
 from baloot_conformance.check.run import check_transcript, table_at, table_at_position
+from baloot_conformance.check.table import Table
 from baloot_conformance.cli import main
 from baloot_conformance.report.diagram import render
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
@@ -153,7 +154,7 @@ def test_the_picture_says_what_the_checker_says(tmp_path: Path) -> None:
     """The verdict under the picture is the divergence's own words."""
     (_, verdict) = check_transcript(str(misjudged(tmp_path)), "x.btn", pictures=True)
     root = verdict.divergences[0]
-    assert root.position == "h2.sawa.verdict" and root.table is not None
+    assert root.position == "h2.sawa.verdict" and isinstance(root.table, Table)
     assert root.table.claim[1] == root.message
     assert root.table == table_at_position(
         list(btn.TranscriptReader(SAWA)), load_ruleset("saudi"), "h2.sawa"

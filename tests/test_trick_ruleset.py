@@ -436,7 +436,12 @@ BAD = [
         "JORIS,",
     ),
     ("      - rule: head\n", "      - rule: haed\n", "'haed' is not a stage rule", "haed"),
-    ("        when: [following]\n", "        when: [folowing]\n", "'folowing' is not one of", "folowing"),
+    (
+        "        when: [following]\n",
+        "        when: [folowing]\n",
+        "'folowing' is not one of",
+        "folowing",
+    ),
     (
         "    after:\n      - rule: cinch\n",
         "",

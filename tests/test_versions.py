@@ -20,6 +20,7 @@ from pathlib import Path
 
 from baloot_conformance.compare.disagreements import committed_witnesses
 from baloot_conformance.compare.witness import verdicts
+from baloot_conformance.corpus.fixtures import baloot_fixture_files
 from baloot_conformance.rules.loading import load_ruleset, shipped_rulesets
 from baloot_conformance.rules.ruleset import Ruleset
 
@@ -28,7 +29,7 @@ RECORD = ROOT / "tests" / "data" / "verdicts.json"
 
 
 def corpus() -> list[tuple[str, str]]:
-    files = sorted([*ROOT.glob("fixtures/**/*.btn"), *ROOT.glob("examples/*.btn")])
+    files = sorted([*baloot_fixture_files(ROOT / "fixtures"), *ROOT.glob("examples/*.btn")])
     texts = [(str(f.relative_to(ROOT)), f.read_text(encoding="utf-8")) for f in files]
     page = (ROOT / "docs" / "disagreements.md").read_text(encoding="utf-8")
     for (rule_id, ruleset_id), text in sorted(committed_witnesses(page).items()):

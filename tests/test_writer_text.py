@@ -22,6 +22,7 @@ from baloot_conformance.btn import Comment, Dealer, Tag, TeamClaim, Transcript, 
 from baloot_conformance.btn.json_form import from_json, from_json_text, to_json
 from baloot_conformance.btn.writer import format_transcript, text_problem
 from baloot_conformance.cli import main
+from baloot_conformance.corpus.fixtures import baloot_fixture_files
 from baloot_conformance.errors import TranscriptSyntaxError
 
 FIXTURE = Path(__file__).parents[1] / "fixtures"
@@ -111,7 +112,7 @@ def test_a_metadata_text_that_would_end_its_block_early_is_refused() -> None:
 
 
 def test_every_fixture_still_writes_and_reads_back() -> None:
-    fixtures = sorted(FIXTURE.rglob("*.btn"))[:200]
+    fixtures = baloot_fixture_files(FIXTURE)[:200]
     assert fixtures
     for path in fixtures:
         text = path.read_text(encoding="utf-8")

@@ -65,7 +65,7 @@ def hand_details(path: str, ruleset: Ruleset, text: str | None = None) -> dict[s
                 verdict.status,
                 root.position if root is not None else None,
                 rules,
-                root.table if root is not None else None,
+                root.table if root is not None and isinstance(root.table, Table) else None,
             )
     return found
 

@@ -12,12 +12,25 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Protocol
 
 from baloot_conformance.cards import CARDS, Card
 from baloot_conformance.engine.actions import FoulCall, Play, SawaClaim, target_name
 from baloot_conformance.engine.hand import Hand
 from baloot_conformance.engine.model import SEAT_NAMES, IllegalAction, cards_of
 from baloot_conformance.engine.table_talk import Judged
+
+
+class Picture(Protocol):
+    """What a divergence's ``table`` is: Baloot's :class:`Table`, or the picture of another
+    game of the trick family (``family/check/table.py``'s ``RingTable``: n seats in a ring),
+    which the reports draw with their ring layouts. Both hold plain text only."""
+
+    @property
+    def hand(self) -> int: ...
+
+    @property
+    def trick(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)

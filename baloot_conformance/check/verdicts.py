@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from baloot_conformance.check.table import Table
+from baloot_conformance.check.table import Picture, Table
 from baloot_conformance.errors import Location, by_fields
 
 Status = Literal["pass", "fail", "known-defect", "unsupported", "error"]
@@ -46,8 +46,9 @@ class Divergence:
     """The first divergence of its hand; later ones may follow from it."""
     source: str | None = None
     """The transcript line, for reports that quote it."""
-    table: Table | None = None
-    """The table at this point, for a root divergence when pictures are asked for."""
+    table: Table | Picture | None = None
+    """The table at this point, for a root divergence when pictures are asked for (a trick
+    family's hand: its ring of seats)."""
 
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
         return by_fields(self)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from baloot_conformance.cli.output import OutputError, replaced
-from baloot_conformance.errors import UnreadableInputError
+from baloot_conformance.errors import BalootError, UnreadableInputError
 
 if TYPE_CHECKING:  # start-up: the corpus's modules (and jsonschema) load when a command runs
     from baloot_conformance.corpus.coverage import Traced
@@ -127,7 +127,12 @@ def run_list(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Print the fixtures that pass the filters, one per line."""
     from baloot_conformance.check.features import ordered
     from baloot_conformance.corpus.listing import list_fixtures
+    from baloot_conformance.rules.loading import shipped_rulesets
 
+    if args.ruleset not in (None, *shipped_rulesets()) and _is_trick_ruleset(args.ruleset):
+        from baloot_conformance.cli.family_fixtures import run_family_list
+
+        return run_family_list(args, stdout, stderr)
     listed = list_fixtures(args.rule, args.area, args.feature, args.ruleset)
     if args.format == "json":
         for entry in listed:
@@ -187,12 +192,19 @@ def _paths(names: list[str], anywhere: bool = False) -> list[Path]:
 def run_lint(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     """Print each problem as file:line:col; 1 if there is any."""
     from baloot_conformance.corpus.fixtures import FixtureRun
-    from baloot_conformance.corpus.lint import lint
+    from baloot_conformance.corpus.lint import LintProblem, lint
 
     paths = _paths(args.paths)
+    family = [path for path in paths if _is_btn2(path)]
+    if family:  # BTN 2 fixtures (the trick family's): their own lint, the same report
+        from baloot_conformance.cli.family_fixtures import family_lint
+
+        found_any = family_lint([p for p in paths if p not in family], family)
+    else:
+        found_any = lint(paths)
     problems = runs = failing = 0
-    for found in lint(paths):
-        if isinstance(found, FixtureRun):
+    for found in found_any:
+        if isinstance(found, FixtureRun) or not isinstance(found, LintProblem):
             runs += 1
             failing += not found.fixture.expect.passes
             if stderr.isatty():
@@ -277,11 +289,20 @@ def run_coverage(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     from baloot_conformance.corpus.fixtures import load_corpus
     from baloot_conformance.rules.loading import load_ruleset
 
-    ruleset = load_ruleset(args.ruleset)
+    try:
+        ruleset = load_ruleset(args.ruleset)
+    except BalootError:
+        if not _is_trick_ruleset(args.ruleset):
+            raise
+        from baloot_conformance.cli.family_fixtures import run_family_coverage
+
+        paths = [p for p in _paths(args.paths, True) if _is_btn2(p)] if args.paths else []
+        return run_family_coverage(args, paths, stdout)
     traced: list[Traced] = []
     if args.paths:
         for path in _paths(args.paths, anywhere=True):
-            traced.append(_trace_any(path, ruleset))
+            if not _is_btn2(path):  # a folder's BTN 2 files are the trick family's
+                traced.append(_trace_any(path, ruleset))
     else:
         for fixture in load_corpus():
             if fixture.ruleset_id in ruleset.lineage and fixture.expect.syntax_error is None:
@@ -292,6 +313,23 @@ def run_coverage(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> in
     else:
         stdout.write(render_text(coverage))
     return _EXIT_INVALID if coverage.uncovered else _EXIT_OK
+
+
+def _is_trick_ruleset(reference: str) -> bool:
+    """Whether ``--ruleset`` names a trick ruleset (Bourré): the family's commands then."""
+    from baloot_conformance.rules.loading import names_trick_ruleset
+
+    return names_trick_ruleset(reference)
+
+
+def _is_btn2(path: Path) -> bool:
+    """Whether a file starts with BTN 2's version line (a family fixture)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(16)
+    except OSError:
+        return False
+    return head.startswith(b"%btn 2") and head[6:7] in (b"", b"\n", b"\r", b" ", b"\t", b"#")
 
 
 def _trace_any(path: Path, ruleset: Ruleset) -> Traced:

@@ -44,6 +44,12 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     show.add_argument(
         "--format", choices=("yaml", "json"), default="yaml", help="output format (default yaml)"
     )
+    show.add_argument(
+        "--resolved",
+        action="store_true",
+        help="print the ruleset resolved (the default, and the only form: a profile is shown "
+        "with its 'extends' chain applied)",
+    )
     show.set_defaults(handler=_show)
 
     validate = commands.add_parser(
@@ -175,19 +181,39 @@ def _list(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 "title": ruleset.title,
             }
         )
+    from baloot_conformance.cli import trick_spec
+
+    tricks = trick_spec.list_rows()
     if args.json:
-        json.dump(rows, out, indent=2, ensure_ascii=False)
+        json.dump([*rows, *tricks], out, indent=2, ensure_ascii=False)
         out.write("\n")
         return _EXIT_OK
     width = max(len(str(row["id"])) for row in rows)
     for row in rows:
         base = f"  (extends {row['extends']})" if row["extends"] else ""
         out.write(f"{row['id']!s:<{width}}  {row['version']!s:<7}  {row['title']}{base}\n")
+    if tricks:  # the trick family's rulesets after Baloot's, their format named
+        out.write(trick_spec.list_text(tricks))
     return _EXIT_OK
 
 
+def _names_trick_ruleset(reference: str) -> bool:
+    """Whether a reference names a trick ruleset (asked only once a Baloot load failed)."""
+    from baloot_conformance.rules.loading import names_trick_ruleset
+
+    return names_trick_ruleset(reference)
+
+
 def _show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    ruleset = load_ruleset(args.ruleset)
+    try:
+        ruleset = load_ruleset(args.ruleset)
+    except (SpecError, UnreadableInputError):
+        if not _names_trick_ruleset(args.ruleset):
+            raise
+        from baloot_conformance.cli import trick_spec
+
+        trick_spec.show(args.ruleset, args.format, out)
+        return _EXIT_OK
     if args.format == "json":
         json.dump(ruleset.document, out, indent=2, ensure_ascii=False)
         out.write("\n")
@@ -201,7 +227,14 @@ def _validate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     status = _EXIT_OK
     for reference in references:
         try:
-            ruleset = load_ruleset(reference)
+            try:
+                ruleset: Any = load_ruleset(reference)
+            except (SpecError, UnreadableInputError):
+                if not _names_trick_ruleset(reference):
+                    raise
+                from baloot_conformance.family.rules.loading import load_trick_ruleset
+
+                ruleset = load_trick_ruleset(reference)
         except UnreadableInputError as exc:
             print(f"error: {exc}", file=err)
             status = _EXIT_USAGE
@@ -225,6 +258,19 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.tries < 1:
         print("error: --tries must be at least 1", file=err)
         return _EXIT_USAGE
+    tricks = [_names_trick_ruleset(ref) for ref in (args.a, args.b)]
+    if any(tricks):
+        if not all(tricks):
+            print(
+                f"error: {args.a} and {args.b} are not of one format: a Baloot ruleset "
+                "(baloot-ruleset/1) and a trick ruleset (trick-ruleset/1) cannot be compared",
+                file=err,
+            )
+            return _EXIT_USAGE
+        from baloot_conformance.cli import trick_spec
+
+        done = trick_spec.diff(args.a, args.b, args.witness, args.tries, args.format, out, err)
+        return _EXIT_OK if done else _EXIT_INVALID
     a, b = load_ruleset(args.a), load_ruleset(args.b)
     differences = diff_rulesets(a, b)
     witnesses = None
@@ -264,10 +310,22 @@ def _render(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             file=err,
         )
         return _EXIT_USAGE
-    for name in args.ruleset or ():
-        load_ruleset(name)  # an unknown id is a usage error, before anything is written
+    tricks = bool(args.ruleset) and all(_names_trick_ruleset(n) for n in args.ruleset)
+    if tricks:  # the trick family's pages (a Baloot id among them is refused below)
+        from baloot_conformance.cli import trick_spec
+
+        for name in args.ruleset:
+            trick_spec.load(name)
+    else:
+        for name in args.ruleset or ():
+            load_ruleset(name)  # an unknown id is a usage error, before anything is written
     folder.mkdir(parents=True, exist_ok=True)
-    pages = list(render_pages(args.ruleset))
+    if tricks:
+        from baloot_conformance.report.trick_rulebook_pages import render_trick_pages
+
+        pages = render_trick_pages(args.ruleset)
+    else:
+        pages = list(render_pages(args.ruleset))
     for page in pages:
         with replaced(folder / page.name) as stream:
             stream.write(page.html)
@@ -283,6 +341,11 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from baloot_conformance.compare.inference import infer, overlay_yaml, read_transcripts
     from baloot_conformance.report.spec_report import render_inference
 
+    if _all_btn2(args.files):
+        from baloot_conformance.cli import trick_spec
+
+        explained = trick_spec.infer(args.files, args.rulesets, args.format, args.quiet, out, err)
+        return _EXIT_OK if explained else _EXIT_INVALID
     names = args.rulesets.split(",") if args.rulesets else list(shipped_rulesets())
     candidates = [load_ruleset(name.strip()) for name in names if name.strip()]
     if not candidates:
@@ -296,3 +359,19 @@ def _infer(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     overlay = overlay_yaml(best, result.overlay) if result.overlay else None
     out.write(render_inference(result, overlay, args.format))
     return _EXIT_OK if result.ranking[0].failed == 0 else _EXIT_INVALID
+
+
+def _all_btn2(files: list[str]) -> bool:
+    """Whether every file given to ``infer`` is a BTN 2 transcript (the trick family's)."""
+    heads = []
+    for name in files:
+        try:
+            with open(name, "rb") as stream:
+                heads.append(stream.read(16))
+        except OSError:
+            return False
+    if not heads or not all(head.startswith(b"%btn 2") for head in heads):
+        return False
+    from baloot_conformance.family.check.run import is_btn2
+
+    return all(is_btn2(head) for head in heads)

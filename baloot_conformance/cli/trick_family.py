@@ -50,9 +50,10 @@ def is_btn2_file(path: str) -> bool:
         return False
 
 
-def verdicts(path: str, ruleset: object | None) -> Iterator[HandVerdict]:
+def verdicts(path: str, ruleset: object | None, pictures: bool = False) -> Iterator[HandVerdict]:
     """The verdicts of a BTN 2 file (or standard input), under ``ruleset`` when one was given
-    on the command line (a Baloot one is refused: a BTN 2 file is a trick family's)."""
+    on the command line (a Baloot one is refused: a BTN 2 file is a trick family's);
+    ``pictures``: each root divergence carries the table where it happens."""
     if ruleset is not None and not isinstance(ruleset, TrickRuleset):
         raise UnreadableInputError(
             f"{path} is a BTN 2 transcript (the trick family); --ruleset "
@@ -60,7 +61,12 @@ def verdicts(path: str, ruleset: object | None) -> Iterator[HandVerdict]:
             hint="leave --ruleset out (the file's [Ruleset] tag names its ruleset), or name a "
             "trick ruleset: " + ", ".join(loading.shipped_files(loading.TRICK_FORMAT)),
         )
-    yield from check_btn2(_read(path), path, ruleset)
+    yield from check_btn2(_read(path), path, ruleset, pictures)
+
+
+def read(path: str) -> bytes:
+    """A BTN 2 file's bytes, as ``check`` reads them (``show`` draws from them)."""
+    return _read(path)
 
 
 def _read(path: str) -> bytes:

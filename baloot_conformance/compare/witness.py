@@ -119,7 +119,7 @@ def replayed_witness(
     good, bad, failing = (a, b, second) if ok_a else (b, a, first)
     verdict = next(v for v in failing if v.status != "pass")
     root = next((d for d in verdict.divergences if d.root), None)
-    table = root.table if root else None
+    table = root.table if root and isinstance(root.table, Table) else None
     if pictures and table is None and root is not None:
         table = _dealt(text, path, good, root)
     return Witness(

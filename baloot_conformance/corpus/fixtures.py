@@ -219,6 +219,31 @@ def fixture_paths(root: Path) -> list[Path]:
     return sorted(root.glob("*/*.btn"))
 
 
+#: The folder of the trick family's BTN 2 fixtures (``fixtures/bourre/``): not Baloot's corpus.
+FAMILY_FOLDER = "bourre"
+
+
+def baloot_fixture_files(root: Path | None = None) -> list[Path]:
+    """Every BTN 1 file below ``root`` (the shipped corpus by default), in a stable order:
+    what the Baloot tools and tests that take "every fixture" read. The trick family's
+    fixtures (``bourre/``, BTN 2) are left out, and so is any other file whose first line is
+    ``%btn 2``."""
+    base = root or corpus_root()
+    family = base / FAMILY_FOLDER
+    found = []
+    for path in sorted(base.rglob("*.btn")):
+        if path.is_relative_to(family) or _starts_btn2(path):
+            continue
+        found.append(path)
+    return found
+
+
+def _starts_btn2(path: Path) -> bool:
+    with path.open("rb") as handle:
+        head = handle.read(7)
+    return head.startswith(b"%btn 2") and head[6:7] in (b"", b"\n", b"\r", b" ", b"\t", b"#")
+
+
 def load_corpus(root: Path | None = None) -> list[Fixture]:
     """Every fixture of a corpus (the shipped one by default)."""
     return [load_fixture(path) for path in fixture_paths(root or corpus_root())]

@@ -10,8 +10,9 @@ tells the two apart. Every problem is a :class:`LintProblem` with the fixture's
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from baloot_conformance.btn import parse_transcript
@@ -55,6 +56,9 @@ def lint(paths: Sequence[Path]) -> Iterator[LintProblem | FixtureRun]:
     """
     seen: dict[str, Path] = {}
     profiles = set(shipped_rulesets())
+    # Each ruleset is read once per run: the corpus's hundreds of fixtures name a few
+    # shipped ids (read again for each, they were most of the lint's time).
+    load = cache(load_ruleset)
     for path in paths:
         try:
             fixture = load_fixture(path)
@@ -62,11 +66,14 @@ def lint(paths: Sequence[Path]) -> Iterator[LintProblem | FixtureRun]:
             location = exc.location or Location(str(path), 1, 1)
             yield LintProblem(location, exc.message, exc.hint)
             continue
-        yield from _lint_fixture(fixture, seen, profiles)
+        yield from _lint_fixture(fixture, seen, profiles, load)
 
 
 def _lint_fixture(
-    fixture: Fixture, seen: dict[str, Path], profiles: set[str]
+    fixture: Fixture,
+    seen: dict[str, Path],
+    profiles: set[str],
+    load: Callable[[str], Ruleset],
 ) -> Iterator[LintProblem | FixtureRun]:
     fid = fixture.id
     if fid != fixture.path.stem:
@@ -91,7 +98,7 @@ def _lint_fixture(
             f"a fixture in {fixture.area}/ is written for {fixture.area}, not {fixture.ruleset_id}",
         )
     try:
-        ruleset = load_ruleset(fixture.ruleset_id)
+        ruleset = load(fixture.ruleset_id)
     except BalootError as exc:
         yield LintProblem(fixture.where("ruleset"), exc.message, exc.hint)
         return
@@ -118,10 +125,12 @@ def _lint_fixture(
             )
     run = run_fixture(fixture, ruleset)
     yield run
-    yield from _lint_run(fixture, run, ruleset)
+    yield from _lint_run(fixture, run, ruleset, load)
 
 
-def _lint_run(fixture: Fixture, run: FixtureRun, ruleset: Ruleset) -> Iterator[LintProblem]:
+def _lint_run(
+    fixture: Fixture, run: FixtureRun, ruleset: Ruleset, load: Callable[[str], Ruleset]
+) -> Iterator[LintProblem]:
     tag = fixture.tag
     if tag and tag.split("@")[0] != fixture.ruleset_id:
         yield LintProblem(
@@ -152,7 +161,7 @@ def _lint_run(fixture: Fixture, run: FixtureRun, ruleset: Ruleset) -> Iterator[L
                 "FILE shows them)",
             )
     if fixture.area == ruleset.id and len(ruleset.lineage) > 1:
-        yield from _lint_difference(fixture, run, ruleset)
+        yield from _lint_difference(fixture, run, ruleset, load(ruleset.lineage[-1]))
     if run.syntax_error is None and fixture.perft:
         yield from _lint_perft(fixture, ruleset)
 
@@ -186,11 +195,12 @@ def _lint_perft(fixture: Fixture, ruleset: Ruleset) -> Iterator[LintProblem]:
             )
 
 
-def _lint_difference(fixture: Fixture, run: FixtureRun, ruleset: Ruleset) -> Iterator[LintProblem]:
+def _lint_difference(
+    fixture: Fixture, run: FixtureRun, ruleset: Ruleset, base: Ruleset
+) -> Iterator[LintProblem]:
     """A profile's fixture must tell each rule it names apart: with that one rule read as the
-    base ruleset reads it, the verdict changes (where the rule cannot change alone, the base
-    ruleset itself must give another verdict)."""
-    base = load_ruleset(ruleset.lineage[-1])
+    ``base`` ruleset (the one it extends) reads it, the verdict changes (where the rule cannot
+    change alone, the base ruleset itself must give another verdict)."""
     readings = rule_documents(base)
     for rule_id in fixture.rules:
         changed = isolate(ruleset, {rule_id: readings[rule_id]}) or base

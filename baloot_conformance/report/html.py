@@ -18,16 +18,17 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 import jinja2
 
-from baloot_conformance.check.table import Table
+from baloot_conformance.check.table import Picture, Table
 from baloot_conformance.check.verdicts import FileError, HandVerdict, RunHeader, RunSummary
 from baloot_conformance.errors import BalootError
+from baloot_conformance.report import ring_layout
 from baloot_conformance.report.base import NOTHING_CHECKED, FileTally, defect_note, unsupported_note
 from baloot_conformance.report.diagram import RANK_ORDER, SYMBOLS, card_words
-from baloot_conformance.rules.loading import load_ruleset
+from baloot_conformance.rules.loading import load_ruleset, names_trick_ruleset
 from baloot_conformance.rules.ruleset import Ruleset
 
 SEAT_INDEX = {"N": 0, "W": 1, "S": 2, "E": 3}
@@ -54,6 +55,15 @@ def environment() -> jinja2.Environment:
         text, lambda code: env.filters["rank"](code) + SYMBOLS[code[1]]
     )
     env.globals["seat_index"] = SEAT_INDEX
+    env.filters["ring_rank"] = ring_layout.rank
+    env.filters["ring_suit"] = lambda suit: SYMBOLS.get(suit, suit)
+    env.globals["ring_places"] = ring_layout.places
+    env.globals["ring_label"] = ring_layout.label
+    env.globals["ring_caption"] = lambda table: ring_layout.caption(
+        table,
+        env.filters["ring_suit"],
+        lambda code: ring_layout.rank(code) + SYMBOLS.get(code[-1], code[-1]),
+    )
     return env
 
 
@@ -67,9 +77,19 @@ def _on_table(table: Table) -> dict[str, tuple[str, bool]]:
 
 @functools.lru_cache(maxsize=32)
 def _shipped(reference: str) -> Ruleset | None:
-    """The shipped ruleset a file's tag names (``saudi@1.1.0``), ``None`` when none is."""
+    """The shipped ruleset a file's tag names (``saudi@1.1.0``), ``None`` when none is; a
+    trick family's (``bourre``: the same face where the page quotes it) only once Baloot's
+    load has failed, so that a Baloot run never loads the family."""
+    name = reference.split("@")[0]
     try:
-        return load_ruleset(reference.split("@")[0])
+        return load_ruleset(name)
+    except BalootError:
+        if not names_trick_ruleset(name):
+            return None
+    from baloot_conformance.family.rules.loading import load_trick_ruleset
+
+    try:
+        return cast(Ruleset, load_trick_ruleset(name))
     except BalootError:
         return None
 
@@ -175,3 +195,11 @@ def _rule(rules: Ruleset | None, rule_id: str) -> dict[str, Any] | None:
         return None
     sources = [(key, rules.sources.get(key.split()[0], "")) for key in rule.sources]
     return {"id": rule.id, "statement": rule.statement, "sources": sources}
+
+
+def picture_page(table: Table | Picture, path: str, position: str) -> str:
+    """One table as a self-contained page (``show --format html``): Baloot's compass or a
+    trick family's ring, as the report draws it; ``position`` says which moment it is."""
+    title = f"baloot-conformance show: {path} {position}"
+    template = environment().get_template("picture.html")
+    return template.render(table=table, path=path, position=position, title=title)

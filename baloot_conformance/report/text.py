@@ -29,7 +29,7 @@ from baloot_conformance.report.base import (
     unchecked_note,
     unsupported_note,
 )
-from baloot_conformance.report.diagram import render
+from baloot_conformance.report.pictures import draw
 
 _SGR = {
     "pass": "32;1",  # bold green
@@ -98,7 +98,7 @@ class TextReporter:
             for line in details(divergence, style):
                 self._line(line)
             if divergence.table is not None:
-                drawing = render(divergence.table, color=self._color)
+                drawing = draw(divergence.table, color=self._color)
                 self._line("\n".join(("    " + line).rstrip() for line in drawing.split("\n")))
         for line in stopped_note(verdict):
             self._line(line)

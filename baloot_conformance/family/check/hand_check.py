@@ -28,6 +28,7 @@ from baloot_conformance.check.verdicts import Divergence, DivergenceKind, Engine
 from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.family.btn import items as b2
 from baloot_conformance.family.check.partial import is_partial, replay_partial
+from baloot_conformance.family.check.table import RingTable, ring_table
 from baloot_conformance.family.engine.actions import (
     Action,
     Ante,
@@ -43,6 +44,7 @@ from baloot_conformance.family.engine.deck import Ring
 from baloot_conformance.family.engine.hand import TrickHand
 from baloot_conformance.family.engine.ledger import Ledger
 from baloot_conformance.family.engine.pack import pack_of
+from baloot_conformance.family.engine.trace import Trace, TracedHand
 from baloot_conformance.family.rules.model import TrickRuleset
 
 #: The offences a ``penalty`` line may name, and the rule that prices each.
@@ -71,6 +73,11 @@ class HandReplay:
     stopped: bool = False
     penalties: list[b2.Penalty] = field(default_factory=list)
     """The transcript's penalty lines, paid when the hand reaches its settlement."""
+    pictures: bool = False
+    """Whether the root divergence carries the table where it happens (``check --diagram``,
+    the HTML report): a :class:`~baloot_conformance.family.check.table.RingTable`."""
+    number: int = 0
+    """The hand's number, for its pictures."""
 
     def seat(self, name: str) -> int:
         return self.ring.names.index(name)
@@ -96,8 +103,13 @@ class HandReplay:
                 expected=expected,
                 claimed=claimed,
                 root=not self.divergences,
+                table=self.picture(item) if self.pictures and not self.divergences else None,
             )
         )
+
+    def picture(self, item: b2.Item) -> RingTable:
+        """The table just before ``item``, the card it plays shown as the one played."""
+        return ring_table(self.hand, self.number, item.card if isinstance(item, b2.Play) else None)
 
     def illegal(self, item: b2.Item, error: IllegalAction) -> None:
         self.diverge(item, error.rule_id, "illegal_event", error.reason)
@@ -349,10 +361,55 @@ def replay_hand(
     ledger: Ledger | None,
     path: str,
     engine: EngineId | None = None,
+    pictures: bool = False,
+    trace: Trace | None = None,
 ) -> tuple[HandVerdict, Ledger | None]:
     """The verdict of one hand, and the ledger the next hand starts from (``None`` when this
-    hand could not be settled: the next must state its own ``start``). A hand that does not
-    record every seat's deal is judged by :func:`~.partial.replay_partial`."""
+    hand could not be settled: the next must state its own ``start``); ``pictures``: the root
+    divergence carries the table where it happens; ``trace`` counts the rules that decided
+    something (:mod:`~baloot_conformance.family.engine.trace`). A hand that does not record
+    every seat's deal is judged by :func:`~.partial.replay_partial` (no pictures, no trace)."""
+    if is_partial(hand_items.items, ring):  # some deals not recorded: judge what is shown
+        opened, divergences = _opening(hand_items, ring, ledger)
+        return replay_partial(hand_items, rules, ring, opened, path, engine, divergences)
+    replay = start_replay(hand_items, rules, ring, ledger, path, engine, pictures, trace)
+    if isinstance(replay, HandVerdict):
+        return replay, None
+    items = hand_items.items
+    hand = replay.hand
+    _run(replay, items)
+    if not replay.stopped and not hand.is_over():
+        last = items[-1] if items else None
+        anchor = last if isinstance(last, b2.Item) else None
+        rule = "scoring.pot.renege" if hand.phase == "settle" else "phases.pipeline"
+        if anchor is not None:
+            replay.diverge(
+                anchor,
+                rule,
+                "missing_event",
+                f"the hand ends here, but {hand.expected()} is still to come",
+            )
+    verdict = HandVerdict(
+        path=path,
+        ruleset=rules.id,
+        position=hand_items.position,
+        status="fail" if replay.divergences else "pass",
+        divergences=tuple(replay.divergences),
+        location=hand_items.location,
+        events=replay.events,
+        claims=replay.claims,
+        unchecked=tuple(replay.unchecked),
+        engine=engine,
+    )
+    settled = hand.settlement.next if hand.settlement is not None else None
+    return verdict, settled
+
+
+def _opening(
+    hand_items: b2.Hand, ring: Ring, ledger: Ledger | None
+) -> tuple[Ledger, list[Divergence]]:
+    """The ledger a hand starts from (its own ``start``, else the carried one, its dealer
+    checked against the rotation) and the divergence of a wrong dealer, if any."""
     items = hand_items.items
     start = next((i for i in items if isinstance(i, b2.Start)), None)
     dealer_line = next((i for i in items if isinstance(i, b2.Dealer)), None)
@@ -387,10 +444,28 @@ def replay_hand(
             exempt=ledger.exempt,
             forfeit=ledger.forfeit,
         )
-    if is_partial(items, ring, ledger):  # some deals not recorded: judge what is shown
-        return replay_partial(hand_items, rules, ring, ledger, path, engine, divergences)
+    return ledger, divergences
+
+
+def start_replay(
+    hand_items: b2.Hand,
+    rules: TrickRuleset,
+    ring: Ring,
+    ledger: Ledger | None,
+    path: str,
+    engine: EngineId | None = None,
+    pictures: bool = False,
+    trace: Trace | None = None,
+) -> HandReplay | HandVerdict:
+    """The replay of a hand before its first item, from the carried ``ledger`` (or the
+    hand's own ``start``), or the verdict of a hand that cannot start."""
+    ledger, divergences = _opening(hand_items, ring, ledger)
     try:
-        hand = TrickHand(rules, ledger, names=ring.names)
+        hand = (
+            TrickHand(rules, ledger, names=ring.names)
+            if trace is None
+            else TracedHand(rules, ledger, names=ring.names, trace=trace)
+        )
     except IllegalAction as error:
         verdict = HandVerdict(
             path=path,
@@ -401,34 +476,10 @@ def replay_hand(
             location=hand_items.location,
             engine=engine,
         )
-        return verdict, None
-    replay = HandReplay(rules, ring, hand, path, divergences)
-    _run(replay, items)
-    if not replay.stopped and not hand.is_over():
-        last = items[-1] if items else None
-        anchor = last if isinstance(last, b2.Item) else None
-        rule = "scoring.pot.renege" if hand.phase == "settle" else "phases.pipeline"
-        if anchor is not None:
-            replay.diverge(
-                anchor,
-                rule,
-                "missing_event",
-                f"the hand ends here, but {hand.expected()} is still to come",
-            )
-    verdict = HandVerdict(
-        path=path,
-        ruleset=rules.id,
-        position=hand_items.position,
-        status="fail" if replay.divergences else "pass",
-        divergences=tuple(replay.divergences),
-        location=hand_items.location,
-        events=replay.events,
-        claims=replay.claims,
-        unchecked=tuple(replay.unchecked),
-        engine=engine,
+        return verdict
+    return HandReplay(
+        rules, ring, hand, path, divergences, pictures=pictures, number=hand_items.number
     )
-    settled = hand.settlement.next if hand.settlement is not None else None
-    return verdict, settled
 
 
 def _run(replay: HandReplay, items: Sequence[b2.HandItem]) -> None:
@@ -459,6 +510,12 @@ def _run(replay: HandReplay, items: Sequence[b2.HandItem]) -> None:
             if not replay.stopped:
                 try:
                     replay.stand_pat(item)
+                except _Stop:
+                    replay.stopped = True
+            closing = isinstance(item, b2.SidesClaim)
+            if closing and not replay.stopped and replay.hand.phase == "settle":
+                try:  # the closing claims come after the penalties: pay them first
+                    replay.settle_penalties()
                 except _Stop:
                     replay.stopped = True
             replay.claim(item)
@@ -508,11 +565,13 @@ def _event(replay: HandReplay, item: b2.Event, reshuffled: bool) -> bool:
     if isinstance(item, (b2.Start, b2.Dealer)):
         return reshuffled
     if isinstance(item, b2.Ante):
-        # The line lists its seats in the table's order (canonical form); the antes are due
-        # in turn from the dealer's next seat: push them in the order the hand asks for them.
-        due = [s for _, s, _ in replay.hand.agenda]
-        order = {replay.ring.names[s]: k for k, s in enumerate(due)}
-        for seat, chips in sorted(item.chips, key=lambda pair: order.get(pair[0], len(due))):
+        # one line holds every ante, written in seat order: pay them in the hand's order
+        # (from the dealer's next seat), so that only a missing or wrong ante is an error
+        pending = list(item.chips)
+        while pending:
+            turn = replay.hand.to_act()
+            k = next((i for i, (s, _) in enumerate(pending) if replay.seat(s) == turn), 0)
+            seat, chips = pending.pop(k)
             replay.push(item, Ante(replay.seat(seat), chips))
         return reshuffled
     if isinstance(item, b2.Call):

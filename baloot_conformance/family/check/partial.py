@@ -46,11 +46,12 @@ from baloot_conformance.family.rules.model import TrickRuleset
 __all__ = ["is_partial", "replay_partial"]
 
 
-def is_partial(items: Sequence[b2.HandItem], ring: Ring, ledger: Ledger) -> bool:
-    """Whether a hand does not record every dealt-in seat's deal (none at all included: a
-    hand cut short after its antes)."""
+def is_partial(items: Sequence[b2.HandItem], ring: Ring) -> bool:
+    """Whether a hand does not record every seat's deal (every seat is dealt in:
+    :meth:`~.ledger.Ledger.dealt_in`; none at all included: a hand cut short after its
+    antes)."""
     dealt = {i.seat for i in items if isinstance(i, b2.Deal)}
-    return any(ring.names[s] not in dealt for s in ledger.dealt_in())
+    return any(name not in dealt for name in ring.names)
 
 
 class _Stop(Exception):

@@ -19,6 +19,7 @@ from baloot_conformance.family.btn.reader import Btn2Reader
 from baloot_conformance.family.check.hand_check import replay_hand
 from baloot_conformance.family.engine.deck import Ring
 from baloot_conformance.family.engine.ledger import Ledger
+from baloot_conformance.family.engine.trace import Trace
 from baloot_conformance.family.rules.loading import load_trick_ruleset
 from baloot_conformance.family.rules.model import TrickRuleset
 
@@ -52,12 +53,18 @@ def _ruleset_for(reference: str, location: Location) -> TrickRuleset:
 
 
 def check_btn2(
-    data: bytes | str, path: str, ruleset: TrickRuleset | None = None
+    data: bytes | str,
+    path: str,
+    ruleset: TrickRuleset | None = None,
+    pictures: bool = False,
+    trace: Trace | None = None,
 ) -> Iterator[HandVerdict]:
-    """Replay every hand of a BTN 2 transcript, one verdict per hand.
+    """Replay every hand of a BTN 2 transcript, one verdict per hand (``pictures``: each
+    root divergence carries the table where it happens, a ring of seats).
 
     ``ruleset`` overrides the file's ``[Ruleset]`` tag (the table, pack and seats are still
-    read from the tag's ruleset when the file has one, else from ``ruleset``).
+    read from the tag's ruleset when the file has one, else from ``ruleset``). ``trace``
+    counts the rules that decided something, over every hand.
 
     Raises:
         TranscriptSyntaxError: the file is not valid BTN 2 (the hands before it are yielded).
@@ -75,7 +82,9 @@ def check_btn2(
     engine = _engine(head.tags)
     ledger: Ledger | None = None
     for hand in reader:
-        verdict, ledger = replay_hand(hand, rules, ring, ledger, path, engine)
+        verdict, ledger = replay_hand(
+            hand, rules, ring, ledger, path, engine, pictures=pictures, trace=trace
+        )
         yield verdict
 
 

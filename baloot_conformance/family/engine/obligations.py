@@ -120,12 +120,14 @@ class PlayTable:
         """The legal cards of ``hand`` ORed with the decision's code (see the module's
         docstring): ``decide(...) >> card & 1`` says whether a card may be played next."""
         # _decide without its path, inline: this runs for every card of every hand checked.
-        sit = stages.situation(self.tricks, trick, context.seats, context.ring, context.active)
-        cands, cited, evaluated, unknown = _run(self._tree, hand, hand, sit, context, None)
+        flags, place = stages.read(self.tricks, trick, context.seats, context.ring, context.active)
+        cands, cited, evaluated, unknown = _run(
+            self._tree, hand, hand, flags, trick, place, context, None
+        )
         if cited < 0:
             cited = evaluated
         for node in self._after:
-            cands, by, _, dark = _run((node,), cands, hand, sit, context, None)
+            cands, by, _, dark = _run((node,), cands, hand, flags, trick, place, context, None)
             unknown |= dark
             if by >= 0:
                 cited = by
@@ -140,12 +142,14 @@ class PlayTable:
     ) -> int:
         """:meth:`decide`, recording each node evaluated and its outcome in ``path`` (for a
         sentence) unless it is ``None``."""
-        sit = stages.situation(self.tricks, trick, context.seats, context.ring, context.active)
-        cands, cited, evaluated, unknown = _run(self._tree, hand, hand, sit, context, path)
+        flags, place = stages.read(self.tricks, trick, context.seats, context.ring, context.active)
+        cands, cited, evaluated, unknown = _run(
+            self._tree, hand, hand, flags, trick, place, context, path
+        )
         if cited < 0:
             cited = evaluated
         for node in self._after:  # each "prefer X if able" among the cards the tree left
-            cands, by, _, dark = _run((node,), cands, hand, sit, context, path)
+            cands, by, _, dark = _run((node,), cands, hand, flags, trick, place, context, path)
             unknown |= dark
             if by >= 0:
                 cited = by
@@ -212,7 +216,9 @@ def _run(
     nodes: tuple[CompiledNode, ...],
     cands: int,
     hand: int,
-    sit: Situation,
+    flags: int,
+    trick: tuple[int, ...],
+    place: int,
     context: Context,
     path: list[tuple[CompiledNode, int]] | None,
 ) -> tuple[int, int, int, bool]:
@@ -222,12 +228,11 @@ def _run(
     cited = -1
     evaluated = -1
     unknown = False
-    flags = sit.flags
     while nodes:
         for node in nodes:
             if node.need & ~flags:
                 continue
-            outcome, preferred = node.apply(node, cands, hand, sit, context)
+            outcome, preferred = node.apply(node, cands, hand, flags, trick, place, context)
             if path is not None:
                 path.append((node, outcome))
             if outcome == SKIP:

@@ -1,12 +1,14 @@
 """The stage library's mechanisms: what each stage kind prefers, and the sentence it says.
 
 Each stage kind of :mod:`..rules.play` is a function from the candidates (the cards still
-allowed), the hand and the :class:`Situation` of the trick to an outcome and the cards it
-prefers: :data:`NARROW` (those cards), :data:`UNABLE` (it prefers cards the candidates do not
-hold), :data:`FREE` (every card of the hand), :data:`SKIP` (the stage does not apply under this
-reading) or :data:`UNKNOWN` (it needs a hand that is not known). :func:`compile_node` binds a
-stage rule's parameters to the pack's masks once per contract, so that a decision is a few
-integer operations per node; :func:`sentence` words a broken stage in the kit's voice.
+allowed), the hand and the trick as :func:`read` sees it (the flags of the conditions that
+hold, the place of the winning card) to an outcome and the cards it prefers: :data:`NARROW`
+(those cards), :data:`UNABLE` (it prefers cards the candidates do not hold), :data:`FREE`
+(every card of the hand), :data:`SKIP` (the stage does not apply under this reading) or
+:data:`UNKNOWN` (it needs a hand that is not known). :func:`compile_node` binds a stage rule's
+parameters to the pack's masks once per contract, so that a decision is a few integer
+operations per node; :func:`sentence` words a broken stage in the kit's voice, from the
+trick's :class:`Situation` (made only for a sentence).
 
 A new game adds a stage kind here and in :mod:`..rules.play`, with its sentence: never an
 expression language.
@@ -103,12 +105,37 @@ def situation(
 ) -> Situation:
     """The :class:`Situation` of ``trick`` (card indices; ``seats``: who played each, then the
     player) at a table whose seats still in the hand are ``active``."""
+    flags, place = read(tricks, trick, seats, ring, active)
+    return Situation(flags, trick, seats, place)
+
+
+def read(
+    tricks: TrickTable,
+    trick: tuple[int, ...],
+    seats: tuple[int, ...],
+    ring: Ring,
+    active: int | None,
+) -> tuple[int, int]:
+    """The flags of the conditions that hold, and the place of the card winning the trick
+    (-1 when leading): what a decision reads, without a :class:`Situation` (one is made only
+    for a sentence)."""
     n = len(trick)
     playing = len(ring.names) if active is None else active.bit_count()
     last = LAST if n == playing - 1 else 0
     if not n:
-        return Situation(LEADING | last, trick, seats, -1)
-    place = tricks.winner(trick)
+        return LEADING | last, -1
+    # tricks.winner, inline: this runs for every card decided.
+    strength = tricks.strength
+    suit_of = tricks.pack.suit_of
+    base = tricks.trump_base
+    led_suit = suit_of[trick[0]]
+    best = strength[trick[0]]
+    place = 0
+    for i in range(1, n):
+        card = trick[i]
+        if strength[card] > best and (strength[card] >= base or suit_of[card] == led_suit):
+            best = strength[card]
+            place = i
     trumps = tricks.trumps
     flags = FOLLOWING | last | (TRUMP_LED if trumps >> trick[0] & 1 else PLAIN_LED)
     if ring.teams and (seats[place] - seats[n]) % 2 == 0:
@@ -117,10 +144,12 @@ def situation(
         flags |= OPPONENT_WINNING
     if trumps >> trick[place] & 1:
         flags |= TRUMP_WINNING
-    return Situation(flags, trick, seats, place)
+    return flags, place
 
 
-Apply = Callable[["CompiledNode", int, int, Situation, Context], tuple[int, int]]
+#: A stage's mechanism: (node, candidates, hand, flags, trick, place of the winning card,
+#: context) -> (outcome, preferred cards).
+Apply = Callable[["CompiledNode", int, int, int, tuple[int, ...], int, Context], tuple[int, int]]
 
 
 class CompiledNode:
@@ -204,38 +233,56 @@ def compile_node(
 
 
 def _follow_suit(
-    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
+    node: CompiledNode,
+    cands: int,
+    hand: int,
+    flags: int,
+    trick: tuple[int, ...],
+    place: int,
+    ctx: Context,
 ) -> tuple[int, int]:
-    if sit.led < 0:
+    if not trick:
         return SKIP, 0
     t = node.t
-    x = cands & t.pack.suit_masks[t.pack.suit_of[sit.led]]
+    x = cands & t.pack.suit_masks[t.pack.suit_of[trick[0]]]
     return (NARROW, x) if x else (UNABLE, 0)
 
 
 def _beat(
-    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
+    node: CompiledNode,
+    cands: int,
+    hand: int,
+    flags: int,
+    trick: tuple[int, ...],
+    place: int,
+    ctx: Context,
 ) -> tuple[int, int]:
-    if sit.led < 0:
+    if not trick:
         return SKIP, 0
     on_winning, opponent_must, partner_must = node.param
-    if not (partner_must if sit.flags & PARTNER_WINNING else opponent_must):
+    if not (partner_must if flags & PARTNER_WINNING else opponent_must):
         return UNABLE, 0  # this reading prefers no card: the candidates stand
-    x = cands & node.t.takes[sit.winning if on_winning else highest_led(node.t, sit)]
+    x = cands & node.t.takes[trick[place] if on_winning else highest_led(node.t, trick)]
     return (NARROW, x) if x else (UNABLE, 0)
 
 
-def highest_led(t: TrickTable, sit: Situation) -> int:
+def highest_led(t: TrickTable, trick: tuple[int, ...]) -> int:
     """The highest card of the suit led in the trick so far."""
     suit_of = t.pack.suit_of
-    led_suit = suit_of[sit.led]
-    return max((c for c in sit.trick if suit_of[c] == led_suit), key=lambda c: t.strength[c])
+    led_suit = suit_of[trick[0]]
+    return max((c for c in trick if suit_of[c] == led_suit), key=lambda c: t.strength[c])
 
 
 def _ruff(
-    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
+    node: CompiledNode,
+    cands: int,
+    hand: int,
+    flags: int,
+    trick: tuple[int, ...],
+    place: int,
+    ctx: Context,
 ) -> tuple[int, int]:
-    if sit.led < 0 or sit.flags & TRUMP_LED:
+    if not trick or flags & TRUMP_LED:
         return SKIP, 0
     if not node.param:  # optional: any card, a trump or not
         return FREE, 0
@@ -244,31 +291,49 @@ def _ruff(
 
 
 def _exempt(
-    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
+    node: CompiledNode,
+    cands: int,
+    hand: int,
+    flags: int,
+    trick: tuple[int, ...],
+    place: int,
+    ctx: Context,
 ) -> tuple[int, int]:
-    if not sit.flags & PARTNER_WINNING:
+    if not flags & PARTNER_WINNING:
         return SKIP, 0
     option, tops, raised = node.param
     if option == "any_seat":
         return FREE, 0
     if option == "unraised_only":
         return (SKIP, 0) if raised else (FREE, 0)
-    if option == "last_or_certain_top" and (sit.flags & LAST or tops >> sit.led & 1):
+    if option == "last_or_certain_top" and (flags & LAST or tops >> trick[0] & 1):
         return FREE, 0
     return UNABLE, 0
 
 
 def _overruff(
-    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
+    node: CompiledNode,
+    cands: int,
+    hand: int,
+    flags: int,
+    trick: tuple[int, ...],
+    place: int,
+    ctx: Context,
 ) -> tuple[int, int]:
-    if sit.led < 0 or not sit.flags & TRUMP_WINNING or not node.param:
+    if not trick or not flags & TRUMP_WINNING or not node.param:
         return SKIP, 0
-    x = cands & node.t.beats[sit.winning]
+    x = cands & node.t.beats[trick[place]]
     return (NARROW, x) if x else (UNABLE, 0)
 
 
 def _underruff(
-    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
+    node: CompiledNode,
+    cands: int,
+    hand: int,
+    flags: int,
+    trick: tuple[int, ...],
+    place: int,
+    ctx: Context,
 ) -> tuple[int, int]:
     if not node.param:
         return FREE, 0
@@ -277,32 +342,50 @@ def _underruff(
 
 
 def _lead_ban(
-    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
+    node: CompiledNode,
+    cands: int,
+    hand: int,
+    flags: int,
+    trick: tuple[int, ...],
+    place: int,
+    ctx: Context,
 ) -> tuple[int, int]:
-    if sit.led >= 0:
+    if trick:
         return SKIP, 0
     x = cands & ~node.param
     return (NARROW, x) if x else (UNABLE, 0)
 
 
 def _free(
-    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
+    node: CompiledNode,
+    cands: int,
+    hand: int,
+    flags: int,
+    trick: tuple[int, ...],
+    place: int,
+    ctx: Context,
 ) -> tuple[int, int]:
     return FREE, 0
 
 
 def _cinch(
-    node: CompiledNode, cands: int, hand: int, sit: Situation, ctx: Context
+    node: CompiledNode,
+    cands: int,
+    hand: int,
+    flags: int,
+    trick: tuple[int, ...],
+    place: int,
+    ctx: Context,
 ) -> tuple[int, int]:
     rule = node.rule
     assert isinstance(rule, Cinch)
     sure_tricks, effects, order = node.param
-    effect = cinch_effect(sit, effects)
+    effect = cinch_effect(flags, trick, effects)
     if effect is None:
         return SKIP, 0
     t = node.t
     played = ctx.gone
-    for card in sit.trick:
+    for card in trick:
         played |= 1 << card
     if ctx.won + (hand & t.trumps).bit_count() < rule.tricks:
         return SKIP, 0  # not even every trump held winning would make the sure tricks
@@ -324,17 +407,17 @@ def _cinch(
     if ctx.won + sure_count(t, hand, against) < rule.tricks:
         return SKIP, 0
     if effect == "win_if_last":
-        x = cands & t.takes[sit.winning]
+        x = cands & t.takes[trick[place]]
     else:
         x = cands & top_trumps(order, hand, played, rule.touching_equivalent)
     return (NARROW, x) if x else (UNABLE, 0)
 
 
-def cinch_effect(sit: Situation, effects: frozenset[str]) -> str | None:
+def cinch_effect(flags: int, trick: tuple[int, ...], effects: frozenset[str]) -> str | None:
     """The cinch's effect in this situation, if the ruleset has it."""
-    if sit.led < 0:
+    if not trick:
         return "lead_top_trump" if "lead_top_trump" in effects else None
-    if sit.flags & LAST and "win_if_last" in effects:
+    if flags & LAST and "win_if_last" in effects:
         return "win_if_last"
     return "play_top_trump" if "play_top_trump" in effects else None
 
@@ -408,7 +491,7 @@ def sentence(
             f"other cards: lead {allowed}"
         )
     if kind == "cinch":
-        effect = cinch_effect(sit, node.param[1])
+        effect = cinch_effect(sit.flags, sit.trick, node.param[1])
         assert isinstance(node.rule, Cinch)
         tricks = node.rule.tricks
         if effect == "win_if_last":
@@ -429,7 +512,7 @@ def sentence(
         return f"{player} played {played} but must follow {led_by}'s {led} with {allowed}"
     if kind == "beat":
         on_winning = node.param[0]
-        target = sit.winning if on_winning else highest_led(t, sit)
+        target = sit.winning if on_winning else highest_led(t, sit.trick)
         owner = names[sit.seats[sit.trick.index(target)]]
         if sit.flags & TRUMP_LED:
             who = "partner" if sit.flags & PARTNER_WINNING else "opponent"

@@ -1,0 +1,1 @@
+"""Comparing trick rulesets: their semantic differences, witness hands, and inference."""
