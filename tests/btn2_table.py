@@ -42,7 +42,7 @@ def ruleset(
     phases = m.PhasesSection(
         pipeline=_rule(m.Pipeline, "phases.pipeline", kinds=("ante", "deal", "draw", "tricks")),
         deal=_rule(m.Deal, "phases.deal", cards=cards, faceup="dealer_last"),
-        tricks=_rule(m.Tricks, "phases.tricks", count=tricks, first_lead="after_dealer"),
+        tricks=_rule(m.Tricks, "phases.tricks", count=tricks),
     )
     return m.TrickRuleset(
         id=rid,

@@ -23,13 +23,13 @@ import jsonschema
 import pytest
 
 from baloot_conformance.cli import main
-from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.family.btn import items as b2
 from baloot_conformance.family.btn.reader import read_btn2
 from baloot_conformance.family.check.run import check_btn2
 from baloot_conformance.family.corpus.generate import generate_session
 from baloot_conformance.family.engine.actions import Play
 from baloot_conformance.family.engine.hand import TrickHand
+from baloot_conformance.family.engine.obligations import IllegalAction
 from baloot_conformance.family.engine.pack import pack_of
 from baloot_conformance.family.engine.playout import random_session
 from baloot_conformance.family.rules.loading import load_trick_ruleset, shipped_trick_rulesets

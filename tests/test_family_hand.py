@@ -14,7 +14,6 @@ from dataclasses import replace
 import pytest
 from family_bourre_standin import bourre_rules, compile_play, payment, rule
 
-from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.family.engine.deck import cards_of
 from baloot_conformance.family.engine.hand import (
     Ante,
@@ -28,6 +27,7 @@ from baloot_conformance.family.engine.hand import (
     TrickHand,
 )
 from baloot_conformance.family.engine.ledger import Ledger, settle
+from baloot_conformance.family.engine.obligations import IllegalAction
 from baloot_conformance.family.engine.pack import mask_of, pack_of, ring_of
 from baloot_conformance.family.engine.playout import random_hand, random_session
 from baloot_conformance.family.rules import model as m

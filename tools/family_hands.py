@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 
 from baloot_conformance.corpus.family_fixtures import run_family_text, trick_rulesets
 from baloot_conformance.corpus.fixtures import Expectation
-from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.engine.trace import Trace
 from baloot_conformance.family.btn.reader import read_btn2
 from baloot_conformance.family.btn.writer import format_btn2
@@ -25,7 +24,7 @@ from baloot_conformance.family.engine.actions import (
     Reshuffle,
 )
 from baloot_conformance.family.engine.ledger import Ledger
-from baloot_conformance.family.engine.obligations import PlayTable
+from baloot_conformance.family.engine.obligations import IllegalAction, PlayTable
 from baloot_conformance.family.engine.playout import choose
 from baloot_conformance.family.engine.trace import TracedHand
 from baloot_conformance.family.rules.model import TrickRuleset

@@ -25,7 +25,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from baloot_conformance.check.verdicts import Divergence, DivergenceKind, EngineId, HandVerdict
-from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.family.btn import items as b2
 from baloot_conformance.family.check.partial import is_partial, replay_partial
 from baloot_conformance.family.check.table import RingTable, ring_table
@@ -43,6 +42,7 @@ from baloot_conformance.family.engine.actions import (
 from baloot_conformance.family.engine.deck import Ring
 from baloot_conformance.family.engine.hand import TrickHand
 from baloot_conformance.family.engine.ledger import Ledger
+from baloot_conformance.family.engine.obligations import IllegalAction
 from baloot_conformance.family.engine.pack import pack_of
 from baloot_conformance.family.engine.trace import Trace, TracedHand
 from baloot_conformance.family.rules.model import TrickRuleset

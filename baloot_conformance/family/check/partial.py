@@ -38,8 +38,7 @@ from baloot_conformance.family.engine.ledger import (
     penalty_due,
     settle,
 )
-from baloot_conformance.family.engine.obligations import Context
-from baloot_conformance.family.engine.obligations import IllegalAction as IllegalCard
+from baloot_conformance.family.engine.obligations import Context, IllegalAction
 from baloot_conformance.family.engine.pack import pack_of
 from baloot_conformance.family.rules.model import TrickRuleset
 
@@ -319,7 +318,7 @@ class _Partial:
             try:
                 if not rules.check(held, self.trick, self.context(), card):
                     self.note("the cinch (it needs every active hand)")
-            except IllegalCard as error:
+            except IllegalAction as error:
                 self.diverge(item, error.rule_id, "illegal_event", error.reason)
                 self.reneges.append(seat)
             self.known[seat] = held & ~(1 << card)

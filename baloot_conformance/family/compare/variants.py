@@ -36,11 +36,6 @@ _NOT_OPTIONS = frozenset({"stage", "rule", "tree", "after", "when", "then", "oth
 #: for every ruleset) and variant label (:func:`unwitnessed`). A value marked a decoration
 #: changes no verdict anywhere.
 UNWITNESSED: dict[str, str] = {
-    "* phases.tricks.first_lead=after_dealer": (
-        "a decoration: the engine reads after_dealer and first_active_after_dealer alike (a "
-        "folded seat cannot lead, so the seat after the dealer leads when he is in and the "
-        "first one after him still in otherwise): the two values agree on every hand"
-    ),
     "* play.head.partner_winning=must_beat": (
         "Bourré seats no teams: no card winning a trick is a partner's, so the value acts "
         "only in a ruleset with partnerships (Baloot's play rules in this format)"

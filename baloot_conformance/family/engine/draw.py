@@ -23,10 +23,10 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.family.engine.actions import Action, Declare, Discard, Draw, Reshuffle
 from baloot_conformance.family.engine.deck import Pack, cards_of
 from baloot_conformance.family.engine.ledger import Ledger, Seat
+from baloot_conformance.family.engine.obligations import IllegalAction
 from baloot_conformance.family.engine.pack import mask_of
 from baloot_conformance.family.rules.model import TrickRuleset
 

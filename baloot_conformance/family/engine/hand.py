@@ -47,7 +47,6 @@ import copy as _copy
 import random
 from collections.abc import Sequence
 
-from baloot_conformance.engine.model import IllegalAction
 from baloot_conformance.family.engine.actions import (
     Action,
     Ante,
@@ -73,8 +72,7 @@ from baloot_conformance.family.engine.ledger import (
     settle,
 )
 from baloot_conformance.family.engine.obligations import Context as TrickContext
-from baloot_conformance.family.engine.obligations import ContractKey, play_table
-from baloot_conformance.family.engine.obligations import IllegalAction as IllegalCard
+from baloot_conformance.family.engine.obligations import ContractKey, IllegalAction, play_table
 from baloot_conformance.family.engine.pack import mask_of, pack_of, ring_of
 from baloot_conformance.family.rules.model import TrickRuleset
 
@@ -551,9 +549,7 @@ class TrickHand(DrawPhase):
         """Set up the play; ``False`` when nobody plays (every player passed)."""
         if not self.active:
             return False
-        # phases.tricks first_lead: after_dealer and first_active_after_dealer both name the
-        # seat after the dealer when he is in the hand, else the first one after him still
-        # in (a folded seat cannot lead): the two readings agree on every hand.
+        # phases.tricks: the first seat after the dealer still in the hand leads.
         after = (self.ledger.dealer + 1) % self.ledger.players
         self.leader = next(
             (after + k) % self.ledger.players
@@ -595,10 +591,7 @@ class TrickHand(DrawPhase):
         if not self.legal_cards() >> action.card & 1:
             assert self.play_rules is not None
             seat = action.seat
-            try:
-                self.play_rules.check(self.hands[seat], self.trick, self.context(), action.card)
-            except IllegalCard as error:
-                raise IllegalAction(error.rule_id, error.reason) from None
+            self.play_rules.check(self.hands[seat], self.trick, self.context(), action.card)
             raise AssertionError("the obligations' check accepted a card their legal set refuses")
 
     def _apply_play(self, action: Play) -> None:

@@ -45,8 +45,9 @@ _CODE_SHIFT = MAX_CARDS + 1
 
 
 class IllegalAction(ValueError):
-    """A card the obligations do not allow: ``rule_id`` names the rule it breaks, ``reason``
-    says why in a sentence naming the cards (the shape of ``engine.model.IllegalAction``)."""
+    """An action the trick ruleset does not allow (a card the obligations refuse, a phase rule
+    broken): ``rule_id`` names the rule, ``reason`` says why in a sentence naming the seats and
+    cards. The family's one error class, the shape of Baloot's ``engine.model.IllegalAction``."""
 
     def __init__(self, rule_id: str, message: str) -> None:
         super().__init__(f"{rule_id}: {message}")

@@ -229,12 +229,12 @@ class LonePlayer(Rule):
 
 @dataclass(frozen=True, slots=True)
 class Tricks(Rule):
-    """The play: ``count`` tricks, one card from each seat still in."""
+    """The play: ``count`` tricks, one card from each seat still in. The first seat after the
+    dealer still in the hand leads the first trick (no reading differs: a folded seat cannot
+    lead, so "the seat after the dealer" and "the first active one" name the same seat), and
+    the winner of each trick leads the next."""
 
     count: int
-    first_lead: Literal["after_dealer", "first_active_after_dealer"]
-    """Who leads the first trick: the seat after the dealer, or the first one after him still
-    in the hand; each later trick is led by the winner of the one before."""
 
 
 @dataclass(frozen=True, slots=True)
