@@ -157,7 +157,9 @@ def _locate(reference: str, relative_to: Path | None, where: Location | None) ->
     if name in shipped_files(TRICK_FORMAT):
         raise _trick_ruleset_error(name, where)
     shipped = shipped_rulesets()
-    close = difflib.get_close_matches(name, list(shipped), n=1)
+    close = difflib.get_close_matches(name, list(shipped), n=1) or difflib.get_close_matches(
+        name, list(shipped_files(TRICK_FORMAT)), n=1
+    )
     raise error(
         f"no ruleset named {name!r}",
         location=where,

@@ -25,7 +25,8 @@ settled:
   in the trick, else ``table.order.plain``);
 - the settlement: ``scoring.outcome``, ``scoring.pot.tie`` on a tie, ``scoring.pot.bourre``
   for a player who took no trick, ``scoring.pot.renege`` for a penalty paid,
-  ``scoring.pot.limit`` when the limit cut a payment or the winnings, ``phases.pipeline``,
+  ``scoring.pot.limit`` when the limit cut a payment or the winnings (or, set to none, let a
+  payment be the whole pot), ``phases.pipeline``,
   ``table.dealer.rotation`` and ``game.kind`` (the ledger carried to the next hand).
 
 The hooks are in a subclass, so the plain :class:`~.hand.TrickHand` pays nothing at all:
@@ -177,6 +178,8 @@ def note_settlement(trace: Trace, hand: TrickHand) -> None:
     if settlement.bourre:
         trace.hit("scoring.pot.bourre")
     limit = pot_limit(rules)
+    if not limit and rules.scoring.limit is not None and (settlement.bourre or settlement.reneges):
+        trace.hit(rules.scoring.limit.id)  # no limit: the payment is the whole pot
     if limit and rules.scoring.limit is not None:
         capped = hand.pot > limit and (
             settlement.bourre
