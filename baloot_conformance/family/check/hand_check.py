@@ -391,7 +391,7 @@ def replay_hand(
             )
     verdict = HandVerdict(
         path=path,
-        ruleset=rules.id,
+        ruleset=f"{rules.id}@{rules.version}",
         position=hand_items.position,
         status="fail" if replay.divergences else "pass",
         divergences=tuple(replay.divergences),
@@ -469,7 +469,7 @@ def start_replay(
     except IllegalAction as error:
         verdict = HandVerdict(
             path=path,
-            ruleset=rules.id,
+            ruleset=f"{rules.id}@{rules.version}",
             position=hand_items.position,
             status="error",
             error=f"{error.rule_id}: {error.reason}",

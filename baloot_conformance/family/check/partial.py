@@ -512,7 +512,7 @@ def replay_partial(
             replay.note("the rest of the hand (the transcript stops before its end)")
     verdict = HandVerdict(
         path=path,
-        ruleset=rules.id,
+        ruleset=f"{rules.id}@{rules.version}",
         position=hand_items.position,
         status="fail" if replay.divergences else "pass",
         divergences=tuple(replay.divergences),

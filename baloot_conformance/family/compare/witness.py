@@ -62,7 +62,11 @@ def verdicts(text: str, ruleset: TrickRuleset, path: str = "<witness>") -> list[
     except BalootError as error:
         return [
             HandVerdict(
-                path=path, ruleset=ruleset.id, position="h1", status="error", error=error.message
+                path=path,
+                ruleset=f"{ruleset.id}@{ruleset.version}",
+                position="h1",
+                status="error",
+                error=error.message,
             )
         ]
 
