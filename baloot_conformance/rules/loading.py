@@ -229,14 +229,7 @@ def _check_major(reference: str, version: str, where: Location | None) -> None:
 
 def _resolve(path: Path, chain: tuple[Path, ...], where: Location | None) -> _Document:
     """Read ``path`` and apply it over the ruleset it extends, recursively."""
-    resolved_path = path.resolve()
-    if resolved_path in chain:
-        cycle = " -> ".join(p.name for p in (*chain, resolved_path))
-        raise SpecError(
-            f"'extends' forms a cycle: {cycle}",
-            location=where,
-            hint="a profile must end in a ruleset that extends nothing",
-        )
+    resolved_path = _refuse_cycle(path, chain, where)
     doc = _read_document(path)
     if not isinstance(doc.data, dict):
         raise SpecError(
@@ -255,6 +248,41 @@ def _resolve(path: Path, chain: tuple[Path, ...], where: Location | None) -> _Do
             location=doc.values.get(("format",), doc.values[()]),
             hint=f"the first line of a ruleset is 'format: {FORMAT}'",
         )
+    return _extend(doc, path, (*chain, resolved_path), _BALOOT_LINEAGE)
+
+
+class _Lineage(typing.NamedTuple):
+    """How one ruleset format finds, reads and applies the base a profile extends: the two
+    formats share :func:`_extend` and differ only in these."""
+
+    locate: typing.Callable[[str, Path | None, Location | None], Path]
+    resolve: typing.Callable[[Path, tuple[Path, ...], Location | None], _Document]
+    check_overrides: typing.Callable[[_Document, _Document], None]
+    overlay: typing.Callable[[_Document, _Document], _Document]
+    example: str
+    """a shipped reference of the format, for hints ("saudi@1")"""
+    listing: str
+    """where the shipped ids are listed, for the hint on a missing base"""
+
+
+def _refuse_cycle(path: Path, chain: tuple[Path, ...], where: Location | None) -> Path:
+    """``path`` resolved, unless it is already on the chain of files being extended."""
+    resolved_path = path.resolve()
+    if resolved_path in chain:
+        cycle = " -> ".join(p.name for p in (*chain, resolved_path))
+        raise SpecError(
+            f"'extends' forms a cycle: {cycle}",
+            location=where,
+            hint="a profile must end in a ruleset that extends nothing",
+        )
+    return resolved_path
+
+
+def _extend(doc: _Document, path: Path, chain: tuple[Path, ...], lineage: _Lineage) -> _Document:
+    """``doc`` (read from ``path``, the last file of ``chain``) over the ruleset its
+    ``extends`` names, resolved recursively; ``doc`` itself when it extends nothing. The base
+    is a shipped id of the same major version or a file in the profile's folder or below, and
+    the profile may only replace rules whose mechanism it changes."""
     doc.lineage = (str(doc.data.get("id")),)
     base_ref = doc.data.get("extends")
     if base_ref is None:
@@ -262,25 +290,26 @@ def _resolve(path: Path, chain: tuple[Path, ...], where: Location | None) -> _Do
     base_where = doc.values[("extends",)]
     if not isinstance(base_ref, str):
         raise SpecError("'extends' must name a ruleset id or a path", location=base_where)
-    base_path = _locate(base_ref, path.parent, base_where)
+    base_path = lineage.locate(base_ref, path.parent, base_where)
     folder = path.parent.resolve()
     if _is_path_reference(base_ref) and not base_path.resolve().is_relative_to(folder):
         raise SpecError(
             f"'extends' names {base_ref!r}, outside the profile's folder {folder}",
             location=base_where,
-            hint="extend a shipped ruleset (saudi@1) or a file in the same folder or below",
+            hint=f"extend a shipped ruleset ({lineage.example}) or a file in the same folder "
+            "or below",
         )
     if not base_path.is_file():
         raise SpecError(
             f"the base ruleset {base_ref!r} does not exist ({base_path})",
             location=base_where,
-            hint="give a shipped id (see 'baloot-conformance spec list') or a path",
+            hint=f"give a shipped id ({lineage.listing}) or a path",
         )
-    base = _resolve(base_path, (*chain, resolved_path), base_where)
-    _check_overrides(base, doc)
+    base = lineage.resolve(base_path, chain, base_where)
+    lineage.check_overrides(base, doc)
     if not _is_path_reference(base_ref):
         _check_major(base_ref, str(base.data.get("version", "")), base_where)
-    return _overlay(base, doc)
+    return lineage.overlay(base, doc)
 
 
 def _check_overrides(base: _Document, top: _Document) -> None:
@@ -351,6 +380,11 @@ def _overlay(base: _Document, top: _Document) -> _Document:
 
 
 _T = typing.TypeVar("_T")
+
+
+_BALOOT_LINEAGE = _Lineage(
+    _locate, _resolve, _check_overrides, _overlay, "saudi@1", "see 'baloot-conformance spec list'"
+)
 
 
 def _replace_subtrees(

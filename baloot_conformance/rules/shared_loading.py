@@ -16,10 +16,19 @@ from baloot_conformance.rules.loading import (
     _check_major as check_major,
 )
 from baloot_conformance.rules.loading import (
+    _extend as extend_document,
+)
+from baloot_conformance.rules.loading import (
     _is_path_reference as is_path_reference,
 )
 from baloot_conformance.rules.loading import (
+    _Lineage as Lineage,
+)
+from baloot_conformance.rules.loading import (
     _read_document as read_document,
+)
+from baloot_conformance.rules.loading import (
+    _refuse_cycle as refuse_cycle,
 )
 from baloot_conformance.rules.loading import (
     _replace_subtrees as replace_subtrees,
@@ -47,16 +56,19 @@ from baloot_conformance.rules.validation import (
 
 __all__ = [
     "Document",
+    "Lineage",
     "build_value",
     "check_major",
     "compile_formula",
     "dotted",
     "example_problem",
     "explain_schema_error",
+    "extend_document",
     "formula_error",
     "is_path_reference",
     "locate_schema_error",
     "read_document",
+    "refuse_cycle",
     "replace_subtrees",
 ]
 """What each name is, at home:
@@ -66,6 +78,10 @@ __all__ = [
 - :func:`read_document`: a file read strictly (size limit, UTF-8, strict YAML);
 - :func:`is_path_reference`, :func:`check_major`: a reference is a path or ``id@major``, and the
   major version asked for is the one there is;
+- :func:`extend_document`, :class:`Lineage`, :func:`refuse_cycle`: a profile over the ruleset
+  its ``extends`` names (where the base may be, its major version, whole rules replaced), with
+  what differs between the formats (how a name is found, the overrides allowed) as a
+  :class:`Lineage`;
 - :func:`replace_subtrees`: the locations of an overlay (a profile's replaced rules);
 - :func:`build_value`: validated plain data to a typed value of a rules model (dataclasses,
   tuples, mappings, ``Literal`` options, formulas);

@@ -44,10 +44,13 @@ from baloot_conformance.rules.loading import MAX_ID_LENGTH, shipped_files, split
 from baloot_conformance.rules.ruleset import canonical_json, mechanism, type_hints
 from baloot_conformance.rules.shared_loading import (
     Document,
+    Lineage,
     build_value,
     check_major,
+    extend_document,
     is_path_reference,
     read_document,
+    refuse_cycle,
     replace_subtrees,
 )
 from baloot_conformance.rules.strict_yaml import Path_, dump_yaml
@@ -96,14 +99,7 @@ def _locate(reference: str, relative_to: Path | None, where: Location | None) ->
 
 def _resolve(path: Path, chain: tuple[Path, ...], where: Location | None) -> Document:
     """Read ``path`` and apply it over the trick ruleset it extends, recursively."""
-    resolved_path = path.resolve()
-    if resolved_path in chain:
-        cycle = " -> ".join(p.name for p in (*chain, resolved_path))
-        raise SpecError(
-            f"'extends' forms a cycle: {cycle}",
-            location=where,
-            hint="a profile must end in a ruleset that extends nothing",
-        )
+    resolved_path = refuse_cycle(path, chain, where)
     doc = read_document(path)
     if not isinstance(doc.data, dict):
         raise SpecError(
@@ -120,32 +116,7 @@ def _resolve(path: Path, chain: tuple[Path, ...], where: Location | None) -> Doc
             hint=f"the first line of a trick ruleset is 'format: {FORMAT}'"
             + ("; a Baloot ruleset is loaded by the Baloot tools" if fmt is not None else ""),
         )
-    doc.lineage = (str(doc.data.get("id")),)
-    base_ref = doc.data.get("extends")
-    if base_ref is None:
-        return doc
-    base_where = doc.values[("extends",)]
-    if not isinstance(base_ref, str):
-        raise SpecError("'extends' must name a ruleset id or a path", location=base_where)
-    base_path = _locate(base_ref, path.parent, base_where)
-    folder = path.parent.resolve()
-    if is_path_reference(base_ref) and not base_path.resolve().is_relative_to(folder):
-        raise SpecError(
-            f"'extends' names {base_ref!r}, outside the profile's folder {folder}",
-            location=base_where,
-            hint="extend a shipped ruleset (bourre@1) or a file in the same folder or below",
-        )
-    if not base_path.is_file():
-        raise SpecError(
-            f"the base ruleset {base_ref!r} does not exist ({base_path})",
-            location=base_where,
-            hint="give a shipped trick ruleset id (bourre@1) or a path",
-        )
-    base = _resolve(base_path, (*chain, resolved_path), base_where)
-    _check_overrides(base, doc)
-    if not is_path_reference(base_ref):
-        check_major(base_ref, str(base.data.get("version", "")), base_where)
-    return _overlay(base, doc)
+    return extend_document(doc, path, (*chain, resolved_path), _TRICK_LINEAGE)
 
 
 def _check_overrides(base: Document, top: Document) -> None:
@@ -203,6 +174,11 @@ def _overlay(base: Document, top: Document) -> Document:
 
 
 # --- validation and its record ---------------------------------------------------------------
+
+
+_TRICK_LINEAGE = Lineage(
+    _locate, _resolve, _check_overrides, _overlay, "bourre@1", "a trick ruleset, bourre@1 say"
+)
 
 
 def _check_valid(doc: Document) -> None:
