@@ -12,7 +12,7 @@ that the tests compare the fast path with. The notation's tokens that both front
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
@@ -329,11 +329,32 @@ def lark_statements(text: str, path: str = "<string>") -> list[Stmt]:
     Used to check the fast path; slower, and builds the whole tree in memory.
     """
     errors = _Errors(path)
+    return whole_text_statements(
+        text,
+        lark_parser(),
+        lambda exc, line_text, number: _lark_error(exc, line_text, number, errors),
+        lambda node, number, line_text: _with_pos(
+            _lark_statement(node), number, _column(line_text)
+        ),
+    )
+
+
+def whole_text_statements(
+    text: str,
+    parser: Lark,
+    error: Callable[[UnexpectedInput, str, int], Exception],
+    statement: Callable[[Tree[Any], int, str], Stmt],
+) -> list[Stmt]:
+    """The statements of a whole transcript parsed by ``parser`` from its ``transcript``
+    rule, in file order: the metadata block as a ``meta`` statement, every other statement
+    made by ``statement`` (its tree, its line's number and text). A syntax error is raised as
+    ``error`` makes it (the exception, the line's text and number): at the last line when the
+    text ends early. Both BTN versions' reference front ends walk their trees so."""
     if not text.endswith("\n"):
         text += "\n"
     lines = text.split("\n")
     try:
-        tree = lark_parser().parse(text, start="transcript")
+        tree = parser.parse(text, start="transcript")
     except UnexpectedInput as exc:
         number = max(1, int(getattr(exc, "line", 1) or 1))
         if isinstance(exc, (UnexpectedToken, UnexpectedEOF)) and (
@@ -341,15 +362,12 @@ def lark_statements(text: str, path: str = "<string>") -> list[Stmt]:
         ):
             number = max(1, len(lines) - 1)
         line_text = lines[number - 1].rstrip("\r") if number <= len(lines) else ""
-        raise _lark_error(exc, line_text, number, errors) from None
+        raise error(exc, line_text, number) from None
     out: list[Stmt] = []
-    transcript = tree
 
     def first_line(node: Tree[Any] | Token) -> int:
         if isinstance(node, Token):
-            if node.type == "_NL":
-                return -1
-            return int(node.line or 0)
+            return -1 if node.type == "_NL" else int(node.line or 0)
         for child in node.children:
             found = first_line(child)
             if found > 0:
@@ -358,10 +376,9 @@ def lark_statements(text: str, path: str = "<string>") -> list[Stmt]:
 
     def emit(node: Tree[Any]) -> None:
         number = first_line(node)
-        line_text = lines[number - 1].rstrip("\r")
-        out.append(_with_pos(_lark_statement(node), number, _column(line_text)))
+        out.append(statement(node, number, lines[number - 1].rstrip("\r")))
 
-    for part in transcript.children:
+    for part in tree.children:
         if isinstance(part, Token):
             continue
         if part.data == "metadata":

@@ -14,9 +14,9 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from baloot_conformance.btn.builder import HandBuilder
 from baloot_conformance.btn.grammar import Stmt
@@ -149,23 +149,66 @@ def item_json(item: HandItem) -> dict[str, Any]:
         out = {"claim": item.call, "verdict": item.verdict}
     else:  # pragma: no cover - every item type is handled above
         raise TypeError(f"not a BTN item: {item!r}")
+    return placed(out, item)
+
+
+class Placed(Protocol):
+    """An item of either BTN version: where it is and its end-of-line comment."""
+
+    @property
+    def position(self) -> str: ...
+    @property
+    def comment(self) -> str | None: ...
+
+
+class HandLike(Protocol):
+    """A hand of either BTN version, as its JSON form needs it."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def comment(self) -> str | None: ...
+    @property
+    def items(self) -> Sequence[Any]: ...
+
+
+class Head(Protocol):
+    """What either BTN version's transcript holds before its hands."""
+
+    @property
+    def version(self) -> str: ...
+    @property
+    def metadata(self) -> Mapping[str, Any] | None: ...
+    @property
+    def metadata_text(self) -> str | None: ...
+    @property
+    def header(self) -> Sequence[Any]:
+        """Header tags (``name``, ``value``, ``comment``) and whole-line comments (``text``)."""
+
+
+def placed(out: dict[str, Any], item: Placed) -> dict[str, Any]:
+    """``out``, an item's JSON form, with the item's position and comment."""
     out["position"] = item.position
     if item.comment is not None:
         out["comment"] = item.comment
     return out
 
 
-def hand_json(hand: Hand) -> dict[str, Any]:
-    """One hand in its JSON form."""
+def hand_json(
+    hand: HandLike, item_form: Callable[[Any], dict[str, Any]] = item_json
+) -> dict[str, Any]:
+    """One hand in its JSON form, each item as ``item_form`` writes it (BTN 1's by
+    default; BTN 2 passes its own)."""
     out: dict[str, Any] = {"hand": hand.number}
     if hand.comment is not None:
         out["comment"] = hand.comment
-    out["items"] = [item_json(i) for i in hand.items]
+    out["items"] = [item_form(i) for i in hand.items]
     return out
 
 
-def _head_json(transcript: Transcript) -> dict[str, Any]:
-    """The JSON form of everything but the hands."""
+def head_json(transcript: Head) -> dict[str, Any]:
+    """The JSON form of everything but the hands, alike in both BTN versions: the version,
+    the fixture metadata and the header's tags and comments in file order."""
     out: dict[str, Any] = {"btn": transcript.version}
     if transcript.metadata is not None:
         out["metadata"] = dict(transcript.metadata)
@@ -173,7 +216,7 @@ def _head_json(transcript: Transcript) -> dict[str, Any]:
         out["metadataText"] = transcript.metadata_text
     header: list[dict[str, Any]] = []
     for entry in transcript.header:
-        if isinstance(entry, Tag):
+        if hasattr(entry, "name"):
             tag: dict[str, Any] = {"tag": entry.name, "value": entry.value}
             if entry.comment is not None:
                 tag["comment"] = entry.comment
@@ -186,13 +229,13 @@ def _head_json(transcript: Transcript) -> dict[str, Any]:
 
 def to_json(transcript: Transcript) -> dict[str, Any]:
     """The JSON form of a transcript, as Python data ready for :func:`json.dumps`."""
-    return {**_head_json(transcript), "hands": [hand_json(h) for h in transcript.hands]}
+    return {**head_json(transcript), "hands": [hand_json(h) for h in transcript.hands]}
 
 
 def json_chunks(head: Transcript, hands: Iterable[Hand]) -> Iterator[str]:
     """The JSON form as text, a hand at a time (``head``'s own hands are ignored): the same
     text as ``json.dumps(..., indent=2)`` of the whole, which never sits in memory."""
-    text = json.dumps(_head_json(head), ensure_ascii=False, indent=2)
+    text = json.dumps(head_json(head), ensure_ascii=False, indent=2)
     yield text[: text.rindex("\n}")] + ',\n  "hands": ['
     first = True
     for hand in hands:

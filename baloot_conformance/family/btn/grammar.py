@@ -17,6 +17,7 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from baloot_conformance.btn.grammar import whole_text_statements
 from baloot_conformance.family.btn.lines import Errors
 from baloot_conformance.resources import grammar_parser
 
@@ -273,50 +274,11 @@ def lark_statements(text: str, path: str = "<string>") -> list[Stmt]:
     """All statements of ``text`` through the grammar alone (the reference front end, slower,
     which builds the whole tree in memory)."""
     errors = Errors(path)
-    if not text.endswith("\n"):
-        text += "\n"
-    lines = text.split("\n")
-    try:
-        tree = lark_parser().parse(text, start="transcript")
-    except UnexpectedInput as exc:
-        number = max(1, int(getattr(exc, "line", 1) or 1))
-        if isinstance(exc, (UnexpectedToken, UnexpectedEOF)) and (
-            getattr(exc, "token", None) is None or exc.token.type == "$END"
-        ):
-            number = max(1, len(lines) - 1)
-        line_text = lines[number - 1].rstrip("\r") if number <= len(lines) else ""
-        raise _lark_error(exc, line_text, number, errors) from None
-    out: list[Stmt] = []
-
-    def first_line(node: Tree[Any] | Token) -> int:
-        if isinstance(node, Token):
-            return -1 if node.type == "_NL" else int(node.line or 0)
-        for child in node.children:
-            found = first_line(child)
-            if found > 0:
-                return found
-        return -1
-
-    def emit(node: Tree[Any]) -> None:
-        number = first_line(node)
-        line_text = lines[number - 1].rstrip("\r")
-        out.append(_with_pos(_tree_statement(node), number, column_of(line_text)))
-
-    for part in tree.children:
-        if isinstance(part, Token):
-            continue
-        if part.data == "metadata":
-            token = part.children[0]
-            assert isinstance(token, Token)
-            inner = str(token).replace("\r\n", "\n").split("\n")[1:-1]
-            body = "\n".join(inner) + "\n" if inner else ""
-            out.append(("meta", (body,), int(token.line or 0), 1, None))
-        elif part.data == "header_item":
-            emit(part.children[0])  # type: ignore[arg-type]
-        elif part.data == "hand":
-            for child in part.children:
-                assert isinstance(child, Tree)
-                emit(child)
-        else:
-            emit(part)
-    return out
+    return whole_text_statements(
+        text,
+        lark_parser(),
+        lambda exc, line_text, number: _lark_error(exc, line_text, number, errors),
+        lambda node, number, line_text: _with_pos(
+            _tree_statement(node), number, column_of(line_text)
+        ),
+    )

@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from baloot_conformance.btn import json_form as baloot_json
+from baloot_conformance.btn.json_form import head_json, placed
 from baloot_conformance.btn.reader import load_metadata
 from baloot_conformance.btn.writer import text_problem
 from baloot_conformance.errors import Location, TranscriptSyntaxError
@@ -103,40 +105,17 @@ def item_json(item: HandItem) -> dict[str, Any]:
         out = {"claim": item.name, "values": dict(item.values)}
     else:  # pragma: no cover - every item type is handled above
         raise TypeError(f"not a BTN 2 item: {item!r}")
-    out["position"] = item.position
-    if item.comment is not None:
-        out["comment"] = item.comment
-    return out
+    return placed(out, item)
 
 
 def hand_json(hand: Hand) -> dict[str, Any]:
     """One hand in its JSON form."""
-    out: dict[str, Any] = {"hand": hand.number}
-    if hand.comment is not None:
-        out["comment"] = hand.comment
-    out["items"] = [item_json(i) for i in hand.items]
-    return out
+    return baloot_json.hand_json(hand, item_json)
 
 
 def to_json(transcript: Transcript) -> dict[str, Any]:
     """The JSON form of a transcript, as Python data ready for :func:`json.dumps`."""
-    out: dict[str, Any] = {"btn": transcript.version}
-    if transcript.metadata is not None:
-        out["metadata"] = dict(transcript.metadata)
-    if transcript.metadata_text is not None:
-        out["metadataText"] = transcript.metadata_text
-    header: list[dict[str, Any]] = []
-    for entry in transcript.header:
-        if isinstance(entry, Tag):
-            tag: dict[str, Any] = {"tag": entry.name, "value": entry.value}
-            if entry.comment is not None:
-                tag["comment"] = entry.comment
-            header.append(tag)
-        else:
-            header.append({"comment": entry.text})
-    out["header"] = header
-    out["hands"] = [hand_json(h) for h in transcript.hands]
-    return out
+    return {**head_json(transcript), "hands": [hand_json(h) for h in transcript.hands]}
 
 
 def to_json_text(transcript: Transcript) -> str:
