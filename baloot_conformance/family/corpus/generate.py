@@ -15,8 +15,9 @@ after the declaration; the deal one ``deal`` line per seat dealt in and the ``fa
 declaration ``bid SEAT play N`` (``N`` its discards where it says them, ``in_turn``) or
 ``bid SEAT play`` / ``bid SEAT pass``; a seat's discards and the cards it is served one
 ``exchange`` line, preceded by ``reshuffle`` when the stock was refilled for it (a seat that
-stands pat writes none); each card a play, each trick's winner a claim on its line. With
-``legal``, a ``= legal`` claim (the engine's legal cards) comes before every card. The closing
+stands pat writes none); a renege's price a ``penalty`` line; each card a play, each trick's
+winner a claim on its line. With ``legal``, a ``= legal`` claim (the engine's legal cards)
+comes before every card. The closing
 claims: ``= tricks`` (every player in the tricks), ``= pot`` (the winner, when one took it),
 ``= pays`` (who pays into the next pot, when someone does) and ``= score`` (every seat's net
 chips for the hand).
@@ -26,7 +27,7 @@ This module computes no rule: every number it writes is the engine's.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from baloot_conformance.family.btn import items as b2
 from baloot_conformance.family.btn.writer import format_hand, format_header
@@ -36,6 +37,7 @@ from baloot_conformance.family.engine.actions import (
     Declare,
     Discard,
     Draw,
+    Penalty,
     Play,
     Reshuffle,
 )
@@ -50,6 +52,7 @@ __all__ = [
     "generate_session",
     "hand_items",
     "reference_of",
+    "sessions_text",
     "table_for",
 ]
 
@@ -86,7 +89,7 @@ def hand_items(played: TrickHand, number: int, *, legal: bool, start: bool) -> b
         exempt = tuple(names[s] for s in sorted(played.ledger.exempt))
         out.append(b2.Start(position=f"{prefix}.start", pot=played.ledger.pot, exempt=exempt))
     out.append(b2.Dealer(position=f"{prefix}.dealer", seat=names[played.ledger.dealer]))
-    counts = {"ante": 0, "bid": 0, "reshuffle": 0}
+    counts = {"ante": 0, "bid": 0, "reshuffle": 0, "penalty": 0}
     antes: list[tuple[str, int]] = []
     discards: dict[int, tuple[int, ...]] = {}
     served: dict[int, list[int]] = {}
@@ -183,6 +186,15 @@ def hand_items(played: TrickHand, number: int, *, legal: bool, start: bool) -> b
                     index=plays,
                 )
             )
+        elif isinstance(action, Penalty):
+            counts["penalty"] += 1
+            out.append(
+                b2.Penalty(
+                    position=f"{prefix}.penalty{counts['penalty']}",
+                    seat=names[action.seat],
+                    offence="renege",
+                )
+            )
         replay.push(action)
         if isinstance(action, Draw) and len(served[action.seat]) == len(discards[action.seat]):
             exchange(action.seat)
@@ -249,14 +261,25 @@ def generate_games(
     sessions = [
         random_session(rules, players, hands, None, game_seed(seed, k)) for k in range(games)
     ]
-    table = table_for(rules, players)
+    tags = (("Event", f"Generated session, {rules.id}"), ("Seed", str(seed)))
+    return sessions_text(rules, sessions, tags, legal=legal)
+
+
+def sessions_text(
+    rules: TrickRuleset,
+    sessions: Sequence[Sequence[TrickHand]],
+    tags: Iterable[tuple[str, str]] = (),
+    *,
+    legal: bool = False,
+) -> Iterator[str]:
+    """Played sessions (each a non-empty list of hands, in order) as one canonical BTN 2
+    file, in pieces: the header (``[Ruleset]``, ``[Seats]`` where seats are numbered, then
+    ``tags``), then one per hand, each session's first hand with its ``start`` line."""
+    table = table_for(rules, sessions[0][0].ledger.players)
     header: list[b2.Tag | b2.Comment] = [b2.Tag(name="Ruleset", value=table.ruleset)]
     if table.numbered:
         header.append(b2.Tag(name="Seats", value=" ".join(table.seats)))
-    header += [
-        b2.Tag(name="Event", value=f"Generated session, {rules.id}"),
-        b2.Tag(name="Seed", value=str(seed)),
-    ]
+    header += [b2.Tag(name=name, value=value) for name, value in tags]
     yield format_header(b2.Transcript(version="2", header=tuple(header), hands=(), table=table))
     number = 0
     for played in sessions:
