@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 from baloot_conformance.rules.defects import Defect
 from baloot_conformance.rules.formula import Formula
-from baloot_conformance.rules.model import Rule, formula_field
+from baloot_conformance.rules.model import Rule, formula_field, key
 
 #: The format a trick ruleset declares on its first line.
 FORMAT = "trick-ruleset/1"
@@ -49,11 +49,6 @@ PhaseKind = Literal["ante", "deal", "draw", "tricks", "settle"]
 #: The variables of a settlement formula (Bourré's payments): the pot before the payment and
 #: the pot limit (0: no limit).
 POT_VARIABLES: dict[str, Literal["number", "bool"]] = {"pot": "number", "limit": "number"}
-
-
-def key(rule_key: str) -> Any:
-    """Declare a section field holding the rule stored under ``rule_key`` in the YAML."""
-    return field(metadata={"key": rule_key})
 
 
 def optional_key(rule_key: str) -> Any:
