@@ -6,9 +6,12 @@ rendered rulebook, opened in a real browser (headless Chromium).
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
 import re
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -207,13 +210,26 @@ def chromium(*argv: str) -> subprocess.CompletedProcess[str]:
     if binary is None:
         pytest.fail("Chromium is not installed: 'apt-get install chromium' (.ci/run does it)")
     with tempfile.TemporaryDirectory() as profile:
-        return subprocess.run(
+        # Chromium's helper processes inherit its pipes: in a session of their own, so that a
+        # browser that does not answer is killed whole, not left holding the output open.
+        browser = subprocess.Popen(
             [binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *argv],
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
             text=True,
-            timeout=120,
-            check=False,
+            start_new_session=True,
         )
+        try:
+            out, err = browser.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(browser.pid, signal.SIGKILL)
+            browser.communicate()
+            pytest.fail(f"Chromium did not finish within 120 s: {' '.join(argv)}")
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(browser.pid, signal.SIGKILL)  # its helpers, if any outlive it
+        return subprocess.CompletedProcess(browser.args, browser.returncode, out, err)
 
 
 def browse(page: Path, tmp_path: Path) -> tuple[str, list[str], bytes]:
