@@ -78,6 +78,8 @@ _RX_FENCE_CLOSE = re.compile(r"---[ \t]*")
 
 
 def _cards(group: str) -> tuple[str, ...]:
+    if group.isascii() and "1" not in group:  # every card spelt canonically ('TS'), as usual
+        return tuple(group.split())
     return tuple([canonical_card(c) for c in group.split()])
 
 
@@ -87,10 +89,13 @@ def _pairs(group: str) -> tuple[tuple[str, int], ...]:
 
 
 def _plays(group: str, start: int) -> tuple[tuple[str, str, int], ...]:
-    return tuple(
-        (m.group(1), canonical_card(m.group(2)), start + m.start() + 1)
-        for m in _RX_PLAY.finditer(group)
-    )
+    out = []
+    for m in _RX_PLAY.finditer(group):
+        card = m.group(2)
+        if len(card) != 2 or not card.isascii():  # '10H', 'T♥': to their canonical 'TH'
+            card = canonical_card(card)
+        out.append((m.group(1), card, start + m.start() + 1))
+    return tuple(out)
 
 
 def _v_trick(m: re.Match[str]) -> tuple[Any, ...]:

@@ -21,7 +21,7 @@ stops the replay of its hand: the claims after it are listed as not checked.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from baloot_conformance.check.verdicts import Divergence, DivergenceKind, EngineId, HandVerdict
@@ -79,8 +79,14 @@ class HandReplay:
     number: int = 0
     """The hand's number, for its pictures."""
 
+    def __post_init__(self) -> None:
+        self.card_index: Mapping[str, int] = pack_of(self.rules).index
+        """Each card's index in the ruleset's pack, by its code."""
+        self.seat_index = {name: seat for seat, name in enumerate(self.ring.names)}
+        """Each seat's number, by its name (the reader has checked every name)."""
+
     def seat(self, name: str) -> int:
-        return self.ring.names.index(name)
+        return self.seat_index[name]
 
     # --- divergences ------------------------------------------------------------------
 
@@ -189,7 +195,7 @@ class HandReplay:
     def play(self, item: b2.Play) -> None:
         """A card; an obligation it breaks is a renege, reported and played on."""
         hand = self.hand
-        action = Play(self.seat(item.seat), pack_of(self.rules).index[item.card])
+        action = Play(self.seat(item.seat), self.card_index[item.card])
         try:
             hand.push(action)
         except IllegalAction as error:

@@ -276,9 +276,12 @@ class TrickHand(DrawPhase):
         if self.phase != "tricks":
             return 0
         if self._legal < 0:
-            assert self.play_rules is not None
-            seat = self._next_in_trick()
-            self._legal = self.play_rules.legal(self.hands[seat], self.trick, self.context())
+            held = self.hands[self._next_in_trick()]
+            if held & (held - 1) == 0:  # one card left (the last trick): no stage has a say
+                self._legal = held
+            else:
+                assert self.play_rules is not None
+                self._legal = self.play_rules.legal(held, self.trick, self.context())
         return self._legal
 
     def legal_actions(self) -> list[Action]:
