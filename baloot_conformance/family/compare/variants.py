@@ -41,15 +41,6 @@ UNWITNESSED: dict[str, str] = {
         "only in a ruleset with partnerships (Baloot's play rules in this format)"
     ),
     "* play.head.partner_winning=any": "Bourré seats no teams: see partner_winning=must_beat",
-    '* table.dealer.rotation.forfeit=["corrected_renege"]': (
-        "random legal play corrects no renege, and BTN 2 has no statement for a corrected "
-        "renege yet: no transcript reaches the value"
-    ),
-    '* table.dealer.rotation.forfeit=["premature_announcement"]': (
-        "random legal play declares in turn, and a declaration out of turn is itself a failing "
-        "event (phases.draw.declare): a transcript holding one fails under both values, which "
-        "part only after it (the next hand's dealer), never as a pass against a failure"
-    ),
     'bourre-cajun play.cinch.effects=["lead_top_trump", "win_if_last"]': (
         "not witnessed in 5,000 sessions, though it is beside play_top_trump (bourre): "
         "without play_top_trump the last player's duty to win is, it seems, play.head's and "
