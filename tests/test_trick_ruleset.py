@@ -555,6 +555,23 @@ def test_a_node_guarded_by_an_unknown_contract(tmp_path: Path) -> None:
     assert error.hint == "contracts: bourre"
 
 
+def test_a_partner_winning_card_binds_only_where_seats_play_in_teams(tmp_path: Path) -> None:
+    """``partner_winning: must_beat`` at a table without teams would decide nothing (no card
+    is a partner's): it is refused at its value; ``any``, the default, binds nothing."""
+    head = (
+        "play:\n  head:\n    statement: Beat the winning card, even a partner's.\n"
+        "    sources: [JORISL]\n    stage: beat\n    target: winning\n"
+        "    opponent_winning: must_beat\n    partner_winning: {}\n"
+    )
+    error = error_of(write(tmp_path, profile(head.format("must_beat"))))
+    assert error.message == (
+        "play.head.partner_winning: acts only where seats play in teams; this table has no teams"
+    )
+    assert error.hint == "leave it out"
+    assert str(error.location).endswith("mine.yaml:12:22")
+    assert load_trick_ruleset(write(tmp_path, profile(head.format("any")), "any.yaml")).id == "mine"
+
+
 def test_the_dealer_rotation_has_no_forfeit(tmp_path: Path) -> None:
     """No transcript records an early announcement or a corrected renege (BTN 2), so no option
     says who loses his deal for one: bourre.yaml lists them under ``unmodelled``."""
