@@ -482,7 +482,7 @@ def test_a_limit_on_the_winnings_carries_the_rest_of_the_pot() -> None:
         assert done.next.pot == 10 - won + 4 and done.next.total() == 7
 
 
-def test_the_deal_passes_on_stays_or_skips_a_forfeited_seat() -> None:
+def test_the_deal_passes_on_or_stays() -> None:
     paid = {1: 1, 2: 1, 0: 1}
     tricks = {1: 3, 2: 2, 0: 0}
     assert settle(RULES, Ledger.start(3, dealer=2), paid=paid, tricks=tricks).next.dealer == 0
@@ -493,27 +493,6 @@ def test_the_deal_passes_on_stays_or_skips_a_forfeited_seat() -> None:
         ).next.dealer
         == 0
     )
-    done = settle(RULES, Ledger.start(3), paid=paid, tricks=tricks, forfeits=frozenset({1}))
-    assert done.next.dealer == 2 and done.next.forfeit == frozenset()
-
-
-def test_a_corrected_renege_bars_the_pot_and_forfeits_the_next_deal_where_the_rule_says_so() -> (
-    None
-):
-    for forfeit, lost in ((("corrected_renege",), {0}), ((), set())):
-        rotation = rule("table.dealer.rotation", m.DealerRotation, option="next", forfeit=forfeit)
-        hand = _all_play(bourre_rules(dealer_rotation=rotation))
-        hand.correct_renege(0)
-        play_out(hand)
-        done = hand.settlement
-        assert done is not None and done.next.forfeit == lost
-        assert hand.tricks[0] == max(hand.tricks.values()) > 2
-        assert done.winner is None and done.won == 0
-        assert done.reneges == {} and done.next.pot == 3 + sum(done.bourre.values())
-    hand = hand_of(RULES, THREE)
-    with pytest.raises(IllegalAction) as caught:
-        hand.correct_renege(1)
-    assert caught.value.rule_id == "scoring.pot.renege"
 
 
 def test_a_bourre_skips_the_next_ante_only_where_the_rule_exempts_him() -> None:
@@ -528,27 +507,6 @@ def test_a_bourre_skips_the_next_ante_only_where_the_rule_exempts_him() -> None:
         ("ante", 0, 1),
         ("ante", 1, 1),
     ]
-
-
-def test_a_premature_announcement_is_void_and_costs_the_next_deal() -> None:
-    for forfeit, lost in ((("premature_announcement",), {2}), ((), set())):
-        rotation = rule("table.dealer.rotation", m.DealerRotation, option="next", forfeit=forfeit)
-        hand = hand_of(bourre_rules(dealer_rotation=rotation), THREE)
-        error = hand.force_declare(Declare(2, True, 0))
-        assert error is not None and error.rule_id == "phases.draw.declare"
-        assert hand.premature == [2] and hand.declared == {} and hand.to_act() == 1
-        with pytest.raises(IllegalAction):
-            hand.force_declare(Declare(1, False, 2))  # in turn, but wrong: refused
-        for seat in (1, 2, 0):
-            assert hand.force_declare(Declare(seat, True, 0)) is None
-        play_out(hand)
-        assert hand.settlement is not None and hand.settlement.next.forfeit == lost
-    hand = hand_of(RULES, THREE)
-    hand.announce_early(0)
-    assert hand.premature == [0]
-    with pytest.raises(IllegalAction) as caught:
-        hand.announce_early(1)  # its turn: not early
-    assert caught.value.rule_id == "table.dealer.rotation"
 
 
 def test_an_action_out_of_its_phase_is_refused_in_words() -> None:

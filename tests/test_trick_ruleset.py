@@ -216,15 +216,15 @@ def test_discard_limits_by_table_size() -> None:
 #: them. A change of a file's rules changes its digest: change its version too (MAJOR when a
 #: verdict can change), then the figure here.
 DIGESTS = {
-    "bourre": "6acc96fc241b5c4b",
-    "bourre-cajun": "619f25f3664101d7",
-    "bourre-cpusonicatt": "a3c3cbf2b5ed1002",
-    "bourre-eighty": "801e7522e6b5ac24",
-    "bourre-hoyle": "bda779870a52cbcf",
-    "bourre-jorisl": "fe29e1d082496d95",
-    "bourre-seed": "d51311e2d6b2dfa0",
-    "bourre-wikipedia": "0d98168a41fb2a73",
-    "bourre-wkc": "74405c5137146559",
+    "bourre": "9e0d65566f609a22",
+    "bourre-cajun": "51778e139f8bb161",
+    "bourre-cpusonicatt": "7bf09e3bedb4aad3",
+    "bourre-eighty": "9bff592e95e3331c",
+    "bourre-hoyle": "a49db67dbddb5096",
+    "bourre-jorisl": "4b5576f2a072ed30",
+    "bourre-seed": "894abe13660dd69f",
+    "bourre-wikipedia": "da52e330a92b0390",
+    "bourre-wkc": "544189bf78607272",
 }
 
 
@@ -258,7 +258,14 @@ def test_a_profile_replaces_only_what_it_names(bourre: TrickRuleset) -> None:
     ]
     assert differ == ["phases.draw.refill"]
     assert wkc.phases.refill is not None and wkc.phases.refill.exclude_own
-    assert wkc.sources == bourre.sources and "unmodelled" not in bourre.document
+    assert wkc.sources == bourre.sources
+    # a file's unmodelled readings are its own: the base's are not the profile's
+    unmodelled = [entry["rule"] for entry in bourre.document["unmodelled"]]
+    assert unmodelled == ["table.dealer.rotation", "scoring.pot.renege"]
+    assert [entry["rule"] for entry in wkc.document["unmodelled"]] == [
+        "phases.draw.refill",
+        "phases.ante",
+    ]
     seed = load_trick_ruleset("bourre-seed")
     underruff = seed.play.stages["underruff"]
     assert underruff.option == "free" and "silent" not in seed.document
@@ -546,6 +553,32 @@ def test_a_node_guarded_by_an_unknown_contract(tmp_path: Path) -> None:
     error = error_of(path)
     assert error.message.endswith("'sun' is not a contract of this ruleset")
     assert error.hint == "contracts: bourre"
+
+
+def test_a_partner_winning_card_binds_only_where_seats_play_in_teams(tmp_path: Path) -> None:
+    """``partner_winning: must_beat`` at a table without teams would decide nothing (no card
+    is a partner's): it is refused at its value; ``any``, the default, binds nothing."""
+    head = (
+        "play:\n  head:\n    statement: Beat the winning card, even a partner's.\n"
+        "    sources: [JORISL]\n    stage: beat\n    target: winning\n"
+        "    opponent_winning: must_beat\n    partner_winning: {}\n"
+    )
+    error = error_of(write(tmp_path, profile(head.format("must_beat"))))
+    assert error.message == (
+        "play.head.partner_winning: acts only where seats play in teams; this table has no teams"
+    )
+    assert error.hint == "leave it out"
+    assert str(error.location).endswith("mine.yaml:12:22")
+    assert load_trick_ruleset(write(tmp_path, profile(head.format("any")), "any.yaml")).id == "mine"
+
+
+def test_the_dealer_rotation_has_no_forfeit(tmp_path: Path) -> None:
+    """No transcript records an early announcement or a corrected renege (BTN 2), so no option
+    says who loses his deal for one: bourre.yaml lists them under ``unmodelled``."""
+    path = mutated(
+        tmp_path, "    option: next\n", "    option: next\n    forfeit: [corrected_renege]\n"
+    )
+    assert "forfeit" in error_of(path).message
 
 
 def test_silent_and_unmodelled_name_rules_of_the_ruleset(tmp_path: Path) -> None:

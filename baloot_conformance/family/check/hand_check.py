@@ -448,7 +448,6 @@ def _opening(
             chips=ledger.chips,
             pot=ledger.pot,
             exempt=ledger.exempt,
-            forfeit=ledger.forfeit,
         )
     return ledger, divergences
 

@@ -387,8 +387,6 @@ class _Partial:
             paid=self.paid,
             tricks=self.tricks,
             reneges=self.penalties,
-            forfeits=frozenset(),
-            barred=frozenset(),
         )
 
     # --- claims -----------------------------------------------------------------------

@@ -6,7 +6,9 @@ the schemas (``trick-ruleset.schema.json``, and ``trick-play.schema.json`` for a
 its ``stage``): every other member of an ``enum``, a list of enum members with each member
 added or taken away, ``true``/``false`` flipped; and, for numbers, lists and mappings, the
 values the shipped trick rulesets use for the same rule. A variant that makes no valid
-ruleset alone (:func:`~baloot_conformance.family.rules.loading.isolate_trick`) is left out.
+ruleset alone (:func:`~baloot_conformance.family.rules.loading.isolate_trick`) is left out, and
+so is a parameter that acts nowhere at the ruleset's table (a partner's winning card where
+nobody has a partner).
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ from baloot_conformance.rules.ruleset import TEXT_FIELDS, canonical_json, mechan
 #: comparison sets that one to a value the shipped rulesets use on both sides.
 _ACTS_UNDER = {("scoring.pot.limit", "caps"): ("chips", 0)}
 
+#: Parameters of a play stage (by its ``stage``) that act only where the seats play in teams:
+#: at a table without teams they decide nothing, so no variant sets them (validation refuses
+#: their binding value there, :mod:`baloot_conformance.family.rules.validation`).
+_TEAMS_ONLY = frozenset({("beat", "partner_winning")})
+
 #: Parameters that name or place a rule rather than choose what it does.
 _NOT_OPTIONS = frozenset({"stage", "rule", "tree", "after", "when", "then", "otherwise"})
 
@@ -36,20 +43,6 @@ _NOT_OPTIONS = frozenset({"stage", "rule", "tree", "after", "when", "then", "oth
 #: for every ruleset) and variant label (:func:`unwitnessed`). A value marked a decoration
 #: changes no verdict anywhere.
 UNWITNESSED: dict[str, str] = {
-    "* play.head.partner_winning=must_beat": (
-        "Bourré seats no teams: no card winning a trick is a partner's, so the value acts "
-        "only in a ruleset with partnerships (Baloot's play rules in this format)"
-    ),
-    "* play.head.partner_winning=any": "Bourré seats no teams: see partner_winning=must_beat",
-    '* table.dealer.rotation.forfeit=["corrected_renege"]': (
-        "random legal play corrects no renege, and BTN 2 has no statement for a corrected "
-        "renege yet: no transcript reaches the value"
-    ),
-    '* table.dealer.rotation.forfeit=["premature_announcement"]': (
-        "random legal play declares in turn, and a declaration out of turn is itself a failing "
-        "event (phases.draw.declare): a transcript holding one fails under both values, which "
-        "part only after it (the next hand's dealer), never as a pass against a failure"
-    ),
     'bourre-cajun play.cinch.effects=["lead_top_trump", "win_if_last"]': (
         "not witnessed in 5,000 sessions, though it is beside play_top_trump (bourre): "
         "without play_top_trump the last player's duty to win is, it seems, play.head's and "
@@ -157,7 +150,7 @@ def rule_variants(base: TrickRuleset, pool: Iterable[TrickRuleset] = ()) -> list
         params = _rule_schema(rule_id, rule).get("properties", {})
         names = dict.fromkeys([*mechanism(rule), *(n for n in params if n not in TEXT_FIELDS)])
         for name in names:
-            if name in _NOT_OPTIONS:
+            if name in _NOT_OPTIONS or _idle(base, rule, name):
                 continue
             current = rule.get(name)
             schema = params.get(name, {})
@@ -178,6 +171,12 @@ def rule_variants(base: TrickRuleset, pool: Iterable[TrickRuleset] = ()) -> list
                 if _isolated(base, rule_id, changed) is not None:
                     found.append(Variant(rule_id, name, value, changed, reference))
     return found
+
+
+def _idle(base: TrickRuleset, rule: Mapping[str, Any], name: str) -> bool:
+    """Whether ``name`` of ``rule`` acts nowhere at ``base``'s table (see :data:`_TEAMS_ONLY`)."""
+    teamless = base.table.teams.option == "none"
+    return teamless and (rule.get("stage"), name) in _TEAMS_ONLY
 
 
 _DERIVED: dict[tuple[str, str, str], TrickRuleset | None] = {}

@@ -29,9 +29,9 @@ the ruleset's pipeline (``phases.pipeline``), each kind under its rule IDs:
 Penalised events: the kit reports the offence, and the hand goes on under the penalty the
 rules set, so that the settlement can be checked against them. A renege:
 :meth:`TrickHand.force_play` returns the illegal card's error and plays it, and the settle
-phase asks for the payment [scoring.pot.renege]; a renege corrected at once:
-:meth:`TrickHand.correct_renege` (no payment, no pot, the next deal lost); a premature
-announcement: :meth:`TrickHand.force_declare` (the next deal lost) [table.dealer.rotation].
+phase asks for the payment [scoring.pot.renege]. (A renege corrected at once and an
+announcement before its turn are not modelled: BTN 2 records neither, so no transcript could
+reach a rule about them; bourre.yaml lists them under ``unmodelled``.)
 
 The obligations come from outside too: ``compile(ruleset, contract, trump)`` gives the
 :class:`PlayRules` of the hand once its trump is known (the generic engine's ``PlayTable``).
@@ -106,14 +106,12 @@ class TrickHand(DrawPhase):
         "active_mask",
         "compile",
         "contract",
-        "corrected",
         "gone",
         "history",
         "leader",
         "paid",
         "penalties",
         "play_rules",
-        "premature",
         "reneges",
         "ring",
         "settlement",
@@ -172,8 +170,6 @@ class TrickHand(DrawPhase):
         self.tricks: dict[Seat, int] = {}
         self.reneges: list[tuple[Seat, str]] = []
         self.penalties: list[Penalty] = []
-        self.premature: list[Seat] = []
-        self.corrected: list[Seat] = []
         self.closing = False
         self.history: list[Action] = []
         self.play_rules: PlayRules | None = None
@@ -210,8 +206,6 @@ class TrickHand(DrawPhase):
             "history",
             "reneges",
             "penalties",
-            "premature",
-            "corrected",
         ):
             setattr(twin, name, list(getattr(self, name)))
         for name in ("paid", "declared", "tricks"):
@@ -351,56 +345,6 @@ class TrickHand(DrawPhase):
         self._apply_play(action)
         self.history.append(action)
         return None
-
-    def force_declare(self, action: Declare) -> IllegalAction | None:
-        """A declaration out of turn (any but ``simultaneous``) is a premature announcement, a
-        penalised event: the error is returned, the offender loses his next turn to deal
-        where ``table.dealer.rotation`` ``forfeit`` says so, and the announcement is void
-        (he declares again in turn). Any other wrong declaration is refused as by
-        :meth:`push`."""
-        try:
-            self.push(action)
-        except IllegalAction as error:
-            if not self._may_announce_early(action.seat):
-                raise
-            self.premature.append(action.seat)
-            return error
-        return None
-
-    def announce_early(self, seat: Seat) -> None:
-        """``seat`` announced its play, pass or discards before its turn (a transcript's
-        premature announcement, recorded without the words): the penalty of
-        :meth:`force_declare`."""
-        if not self._may_announce_early(seat):
-            raise IllegalAction(
-                "table.dealer.rotation",
-                f"{self.seat_name(seat)} cannot announce early now: an announcement is early "
-                "when a seat still to declare speaks before its turn",
-            )
-        self.premature.append(seat)
-
-    def _may_announce_early(self, seat: Seat) -> bool:
-        return (
-            self.phase == "draw"
-            and not self.agenda
-            and self._declare_rule() != "simultaneous"
-            and seat in self.dealt_in
-            and seat not in self.declared
-            and seat != self.to_act()
-        )
-
-    def correct_renege(self, seat: Seat) -> None:
-        """``seat`` played a card it may not and took it back before the next card (the
-        transcript shows the card it then played): a penalised event of its own. It pays
-        nothing, but cannot take this hand's pot (``scoring.pot.renege``: it carries) and
-        loses its next turn to deal where ``table.dealer.rotation`` ``forfeit`` lists
-        ``corrected_renege``."""
-        if self.phase != "tricks" or seat not in self.active:
-            raise IllegalAction(
-                "scoring.pot.renege",
-                f"{self.seat_name(seat)} corrected a renege, but it is not playing a trick",
-            )
-        self.corrected.append(seat)
 
     # --- the pipeline -----------------------------------------------------------------
 
@@ -640,10 +584,6 @@ class TrickHand(DrawPhase):
 
     def _finish(self) -> None:
         reneges: dict[Seat, int] = {}
-        forfeit = self.rules.table.dealer_rotation.forfeit
-        forfeits = set(self.premature) if "premature_announcement" in forfeit else set()
-        if "corrected_renege" in forfeit:
-            forfeits.update(self.corrected)
         for penalty in self.penalties:
             reneges[penalty.seat] = reneges.get(penalty.seat, 0) + penalty.chips
         self.settlement = settle(
@@ -652,8 +592,6 @@ class TrickHand(DrawPhase):
             paid=self.paid,
             tricks=self.tricks,
             reneges=reneges,
-            forfeits=frozenset(forfeits),
-            barred=frozenset(self.corrected),
         )
         self.phase = "over"
 

@@ -1,10 +1,9 @@
 """What a pot game carries from one hand to the next, and the settlement that carries it.
 
-Bourré is an open session of hands around one pot: a hand is judged from its own events plus
-the state the hands before it left, the :class:`Ledger` (the pot, each player's chips, who
-skips the next ante, who loses his next turn to deal). A
-hand takes a ledger in and gives the next one out (:func:`settle`), so a single hand of a
-session is checkable from a ``start`` state, and a session is a chain of them.
+Bourré is an open session of hands around one pot: a hand is judged from its own events plus the
+state the hands before it left, the :class:`Ledger` (the pot, each player's chips, who skips the
+next ante, who deals). A hand takes a ledger in and gives the next one out (:func:`settle`), so a
+single hand of a session is checkable from a ``start`` state, and a session is a chain of them.
 
 Chips are exact integers and are conserved: every chip a player pays (an ante, a stay, a
 bourré, a renege) goes into the pot or the next pot, and the only chips a player receives
@@ -20,18 +19,16 @@ The mechanisms, each under its rule ID:
 - ``scoring.pot.bourre``: an active player with no trick pays the formula into the next pot
   and, when ``phases.ante`` exempts ``bourre``, skips the next ante;
 - ``scoring.pot.renege``: a reneger pays the formula into the next pot (:func:`penalty_due`);
-  one who corrected his renege pays nothing but cannot take the pot (it carries);
 - ``scoring.pot.limit``: no payment into the pot is more than the limit (the formulas also
   see it as ``limit``); with ``caps: payments_and_winnings`` the winner too takes at most the
   limit, the rest of the pot carrying to the next hand;
-- ``table.dealer.rotation``: the next dealer (:func:`next_dealer`), passing over a seat that
-  forfeited its deal.
+- ``table.dealer.rotation``: the next dealer (:func:`next_dealer`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from baloot_conformance.family.rules.model import Payment, TrickRuleset
 
@@ -52,14 +49,12 @@ class Ledger:
     """The pot the next hand is played for, before its antes."""
     exempt: frozenset[Seat] = frozenset()
     """Who skips the next ante (``phases.ante`` ``exempt``)."""
-    forfeit: frozenset[Seat] = frozenset()
-    """Who loses his next turn to deal (``table.dealer.rotation`` ``forfeit``)."""
 
     @classmethod
     def start(
         cls, players: int, dealer: Seat = 0, chips: Sequence[int] | None = None, pot: int = 0
     ) -> Ledger:
-        """A session's first state: nobody exempt, no forfeit."""
+        """A session's first state: nobody exempt."""
         balance = tuple(chips) if chips is not None else (0,) * players
         if len(balance) != players:
             raise ValueError(f"{len(balance)} chip counts for {players} players")
@@ -132,20 +127,12 @@ def penalty_due(ruleset: TrickRuleset, pot: int) -> int | None:
     return None if rule is None else payment(rule, pot, pot_limit(ruleset))
 
 
-def next_dealer(ruleset: TrickRuleset, ledger: Ledger) -> tuple[Seat, frozenset[Seat]]:
-    """``table.dealer.rotation``: the next dealer and the forfeits still owed: ``stay`` keeps
-    him, ``next`` passes the deal to the next seat, over each seat that forfeited its turn
-    (each forfeit is spent once)."""
-    forfeit = set(ledger.forfeit)
+def next_dealer(ruleset: TrickRuleset, ledger: Ledger) -> Seat:
+    """``table.dealer.rotation``: the next dealer: ``stay`` keeps him, ``next`` passes the deal
+    to the next seat."""
     if ruleset.table.dealer_rotation.option == "stay":
-        return ledger.dealer, frozenset(forfeit)
-    seat = (ledger.dealer + 1) % ledger.players
-    for _ in range(ledger.players):
-        if seat not in forfeit:
-            break
-        forfeit.discard(seat)
-        seat = (seat + 1) % ledger.players
-    return seat, frozenset(forfeit)
+        return ledger.dealer
+    return (ledger.dealer + 1) % ledger.players
 
 
 def settle(
@@ -155,16 +142,12 @@ def settle(
     paid: Mapping[Seat, int],
     tricks: Mapping[Seat, int],
     reneges: Mapping[Seat, int] | None = None,
-    forfeits: frozenset[Seat] = frozenset(),
-    barred: frozenset[Seat] = frozenset(),
 ) -> Settlement:
     """The hand's settlement and the next ledger.
 
     ``paid``: what each seat put into this hand's pot (antes and stays); ``tricks``: the
     tricks of each active seat (a seat that folded is not in it); ``reneges``: what each
-    reneger paid (checked against :func:`penalty_due` by the hand); ``forfeits``: seats that
-    lose their next deal; ``barred``: seats that may not take the pot (a corrected renege):
-    when one has the most tricks, the pot carries.
+    reneger paid (checked against :func:`penalty_due` by the hand).
     """
     scoring = ruleset.scoring
     limit = pot_limit(ruleset)
@@ -182,9 +165,7 @@ def settle(
     if tricks:
         most = max(tricks.values())
         leaders = tuple(s for s in order if tricks.get(s, -1) == most)
-        if len(leaders) == 1 and leaders[0] in barred:
-            pass
-        elif len(leaders) == 1:
+        if len(leaders) == 1:
             winner = leaders[0]
             won = hand_pot
             if (
@@ -211,14 +192,12 @@ def settle(
     for seat, amount in (*bourre.items(), *renege.items()):
         chips[seat] -= amount
         next_pot += amount
-    dealer, forfeit = next_dealer(ruleset, replace(ledger, forfeit=ledger.forfeit | forfeits))
     following = Ledger(
         players=ledger.players,
-        dealer=dealer,
+        dealer=next_dealer(ruleset, ledger),
         chips=tuple(chips),
         pot=next_pot,
         exempt=frozenset(exempt),
-        forfeit=forfeit,
     )
     return Settlement(
         winner=winner,

@@ -104,9 +104,8 @@ class Direction(Rule):
 @dataclass(frozen=True, slots=True)
 class DealerRotation(Rule):
     option: Literal["next", "stay"]
-    """``next``: the deal passes to the next seat in the direction of play."""
-    forfeit: tuple[Literal["premature_announcement", "corrected_renege"], ...] = ()
-    """Offences that cost the offender his next turn to deal (it passes over him)."""
+    """``next``: the deal passes to the next seat in the direction of play; ``stay``: the same
+    dealer deals again."""
 
 
 @dataclass(frozen=True, slots=True)

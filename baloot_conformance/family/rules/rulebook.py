@@ -1,12 +1,12 @@
 """The generated rulebook of the Bourré rulesets: ``docs/bourre-rulebook.md``.
 
-The family's counterpart of :mod:`baloot_conformance.rules.rulebook` (whose Baloot pages it
-leaves as they are): every rule of the common rules (``bourre``) by its ID, with its
-statement, its parameters and the sources it cites, and under it each profile that reads the
-rule otherwise, with that profile's statement, parameters and sources; then each profile's
-differences and what it leaves unmodelled, and the bibliography with the rules citing each
-key. Its witness hands are printed by ``spec diff bourre PROFILE --witness``. A test keeps the
-page in step: ``python -m baloot_conformance.family.rules.rulebook --write`` rewrites it.
+The family's counterpart of :mod:`baloot_conformance.rules.rulebook` (whose Baloot pages it leaves
+as they are): every rule of the common rules (``bourre``) by its ID, with its statement, its
+parameters and the sources it cites, and under it each profile that reads the rule otherwise, with
+that profile's statement, parameters and sources; then each profile's differences, what each ruleset
+(the common rules too) leaves unmodelled, and the bibliography with the rules citing each key. Its
+witness hands are printed by ``spec diff bourre PROFILE --witness``. A test keeps the page in step:
+``python -m baloot_conformance.family.rules.rulebook --write`` rewrites it.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def rulebook_markdown(rulesets: Sequence[TrickRuleset] | None = None) -> str:
                     f"- parameters: {_parameters(other)}",
                     f"- sources: {_sources(other)}",
                 ]
-    lines += ["", "## What the profiles leave unmodelled"]
+    lines += ["", "## What the rulesets leave unmodelled"]
     for profile in shipped:
         unmodelled = profile.document.get("unmodelled") or ()
         if not unmodelled:

@@ -21,7 +21,10 @@ The semantic checks follow:
 - every cited source is in the bibliography, every rule ID named (``silent``,
   ``unmodelled``) exists;
 - every node of ``play.obligations`` names a stage rule of the section, guards with known
-  conditions and contracts, and every stage rule is used.
+  conditions and contracts, and every stage rule is used;
+- a ``beat`` stage binds a player over his partner's winning card (``partner_winning:
+  must_beat``) only at a table with teams: without them nobody's card is a partner's, and the
+  value would decide nothing.
 
 Each problem is a :class:`~baloot_conformance.errors.BalootError` with its ``file:line:col``.
 """
@@ -380,7 +383,15 @@ def _play_problems(data: Mapping[str, Any], problems: _Problems) -> None:
                     f"{contract!r} is not a contract of this ruleset",
                     f"contracts: {', '.join(data['contracts'])}",
                 )
+    teamless = data["table"]["teams"]["option"] == "none"
     for name in stages:
+        rule = section[name]
+        if teamless and rule.get("stage") == "beat" and rule.get("partner_winning") == "must_beat":
+            problems.add(
+                ("play", name, "partner_winning"),
+                "acts only where seats play in teams; this table has no teams",
+                "leave it out",
+            )
         if name not in used:
             problems.add(
                 ("play", name),
