@@ -45,13 +45,13 @@ def test_spec_list_names_the_trick_rulesets_and_their_format_after_balloots() ->
     assert [row["id"] for row in tricks] == PROFILES
     assert "format" not in rows[0] and rows[0]["id"] == "saudi"
     seed = next(row for row in tricks if row["id"] == "bourre-seed")
-    assert seed["extends"] == "bourre" and seed["version"] == "1.0.0"
+    assert seed["extends"] == "bourre" and seed["version"] == "1.1.0"
 
 
 def test_spec_show_prints_a_profile_resolved() -> None:
     code, out, _ = run("spec", "show", "bourre-seed", "--resolved")
     assert code == 0
-    assert out.startswith("# bourre-seed 1.0.0, resolved from bourre-seed <- bourre\n")
+    assert out.startswith("# bourre-seed 1.1.0, resolved from bourre-seed <- bourre\n")
     assert "stage: underruff\n    option: free" in out and "cinch:" in out  # base rules too
     code, out, _ = run("spec", "show", "bourre", "--format", "json")
     assert code == 0 and json.loads(out)["play"]["underruff"]["option"] == "forced"
@@ -72,11 +72,11 @@ def test_spec_diff_bourre_bourre_seed_witnesses_every_difference() -> None:
     assert difference["rule"] == "play.underruff"
     assert difference["changes"] == [{"parameter": "option", "a": "forced", "b": "free"}]
     witness = difference["witness"]
-    assert witness["passes"] == "bourre-seed@1.0.0" and witness["fails"] == "bourre@1.0.0"
+    assert witness["passes"] == "bourre-seed@1.1.0" and witness["fails"] == "bourre@1.1.0"
     assert witness["rule"] == "play.underruff"
     # The hand verifies: it passes under the seed and fails under the common rules there.
     replayed = replayed_witness(witness["btn"], BY_ID["bourre"], BY_ID["bourre-seed"])
-    assert replayed is not None and replayed.passes == "bourre-seed@1.0.0"
+    assert replayed is not None and replayed.passes == "bourre-seed@1.1.0"
     assert replayed.rule_id == "play.underruff" and replayed.position == witness["position"]
 
 
@@ -163,9 +163,9 @@ def test_the_games_tell_most_profiles_apart() -> None:
     alone = [p for p in PROFILES if len(_inferred(p).best) == 1]
     assert alone == [p for p in PROFILES if p not in ("bourre", "bourre-wkc")]
     assert set(_inferred("bourre").best) == {
-        "bourre@1.0.0",
-        "bourre-eighty@1.0.0",
-        "bourre-seed@1.0.0",
+        "bourre@1.1.0",
+        "bourre-eighty@1.1.0",
+        "bourre-seed@1.1.0",
     }
 
 
@@ -177,10 +177,10 @@ def test_infer_on_btn2_files_ranks_the_trick_rulesets(tmp_path: Path) -> None:
         paths.append(str(path))
     code, out, _ = run("infer", *paths, "--quiet")
     assert code == 0
-    assert "best: bourre-hoyle@1.0.0\n" in out and "first: " in out
+    assert "best: bourre-hoyle@1.1.0\n" in out and "first: " in out
     code, out, _ = run("infer", *paths, "--format", "json", "--quiet")
     report = json.loads(out)
-    assert report["best"] == ["bourre-hoyle@1.0.0"] and report["hands"] == 2 * len(paths)
+    assert report["best"] == ["bourre-hoyle@1.1.0"] and report["hands"] == 2 * len(paths)
     assert report["ranking"][-1]["failed"] > 0
 
 
@@ -215,7 +215,7 @@ def test_spec_render_writes_a_page_per_trick_ruleset_with_an_anchor_per_rule(
 
 def test_spec_validate_reads_a_trick_ruleset(tmp_path: Path) -> None:
     code, out, _ = run("spec", "validate", "bourre-seed")
-    assert code == 0 and out == "valid: bourre-seed 1.0.0\n"
+    assert code == 0 and out == "valid: bourre-seed 1.1.0\n"
     bad = tmp_path / "bad.yaml"
     bad.write_text(
         "format: trick-ruleset/1\nid: bad\nversion: '1.0.0'\nextends: bourre@1\nplay:\n"

@@ -247,7 +247,7 @@ def test_a_renege_in_the_html_report_in_a_browser(tmp_path: Path) -> None:
     assert {a["title"] for a in elements.having("span", "played")} == {"4D"}
     assert {a["title"] for a in elements.having("span", "legal")} == {"6C"}
     assert "play.follow_suit</strong>: A player must follow the suit led if he can." in dom
-    assert "Ruleset bourre@1.0.0, digest <code>sha256:" in dom  # the rule quoted from its ruleset
+    assert "Ruleset bourre@1.1.0, digest <code>sha256:" in dom  # the rule quoted from its ruleset
     assert elements.having("script") == []
     assert distinct_pixels(shot) > 20
 
