@@ -572,12 +572,14 @@ def _event(replay: HandReplay, item: b2.Event, reshuffled: bool) -> bool:
     if isinstance(item, b2.Ante):
         # one line holds every ante, written in seat order: pay them in the hand's order
         # (from the dealer's next seat), so that only a missing or wrong ante is an error
-        pending = list(item.chips)
+        pending = dict(item.chips)  # the reader refuses a seat listed twice
+        names = replay.ring.names
         while pending:
             turn = replay.hand.to_act()
-            k = next((i for i, (s, _) in enumerate(pending) if replay.seat(s) == turn), 0)
-            seat, chips = pending.pop(k)
-            replay.push(item, Ante(replay.seat(seat), chips))
+            name = names[turn] if turn is not None and names[turn] in pending else None
+            if name is None:  # not the seat due: the first listed, which the hand refuses
+                name = next(iter(pending))
+            replay.push(item, Ante(replay.seat(name), pending.pop(name)))
         return reshuffled
     if isinstance(item, b2.Call):
         replay.push(item, _declaration(replay, item))
