@@ -452,15 +452,45 @@ def _load_path_checked(reference: str | Path) -> _Document:
 
 def _check_valid(doc: _Document) -> None:
     """Validate ``doc`` (the schema, then the semantic checks) unless this kit has recorded
-    it valid already (:func:`_validated`); record it when it passes.
+    it valid already (:func:`_validate_once`).
 
     Raises:
         SpecError: the document is not valid; ``problems`` lists everything found.
     """
-    known = _validated(doc)
-    if known is not None and known.exists():
-        return
-    problems = _schema_problems(doc) or _semantic_problems(doc)
+    _validate_once(
+        doc,
+        "valid-rulesets",
+        _validation_stamp(),
+        lambda checked: _schema_problems(checked) or _semantic_problems(checked),
+    )
+
+
+def _validate_once(
+    doc: _Document,
+    records: str,
+    stamp: bytes,
+    problems_of: typing.Callable[[_Document], list[BalootError]],
+) -> None:
+    """Validate ``doc`` with ``problems_of`` unless this kit has recorded it valid already;
+    record it when it passes; raise :class:`SpecError` (at the first problem, listing them
+    all) when it does not.
+
+    Validating a ruleset (the schema, then the semantic checks, with jsonschema to import) is
+    most of loading one, and the same shipped rulesets are loaded by every run. The record is
+    a file under ``records`` in the user's own cache folder (see
+    :func:`~baloot_conformance.resources.cache_folder`), named by a hash of the document and
+    of ``stamp``, what validates it (the loading and validation code, the rules model, the
+    schema and the kit's version); without a usable folder every load validates.
+    """
+    folder = cache_folder()
+    known = None
+    if folder is not None:
+        key = hashlib.sha256(stamp)
+        key.update(canonical_json(doc.data).encode("utf-8"))
+        known = folder / records / key.hexdigest()
+        if known.exists():
+            return
+    problems = problems_of(doc)
     if problems:
         head = problems[0]
         raise SpecError(
@@ -470,21 +500,6 @@ def _check_valid(doc: _Document) -> None:
         with contextlib.suppress(OSError):  # no record: the next run validates again
             known.parent.mkdir(mode=0o700, exist_ok=True)
             known.touch()
-
-
-def _validated(doc: _Document) -> Path | None:
-    """The file whose presence says that this very document passed validation by this very
-    kit: validating a ruleset (the schema, then the semantic checks, with jsonschema to
-    import) is most of loading one, and the same shipped rulesets are loaded by every run.
-    Its name is a hash of the document and of what validates it (this module, the rules
-    model, the schema and the kit's version), in the user's own cache folder (see
-    :func:`~baloot_conformance.resources.cache_folder`); ``None`` without a usable folder."""
-    folder = cache_folder()
-    if folder is None:
-        return None
-    key = hashlib.sha256(_validation_stamp())
-    key.update(canonical_json(doc.data).encode("utf-8"))
-    return folder / "valid-rulesets" / key.hexdigest()
 
 
 @cache

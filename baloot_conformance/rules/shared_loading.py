@@ -33,6 +33,9 @@ from baloot_conformance.rules.loading import (
 from baloot_conformance.rules.loading import (
     _replace_subtrees as replace_subtrees,
 )
+from baloot_conformance.rules.loading import (
+    _validate_once as validate_once,
+)
 from baloot_conformance.rules.ruleset import _build as build_value
 from baloot_conformance.rules.strict_yaml import _Document as Document
 from baloot_conformance.rules.validation import (
@@ -70,6 +73,7 @@ __all__ = [
     "read_document",
     "refuse_cycle",
     "replace_subtrees",
+    "validate_once",
 ]
 """What each name is, at home:
 
@@ -82,6 +86,8 @@ __all__ = [
   its ``extends`` names (where the base may be, its major version, whole rules replaced), with
   what differs between the formats (how a name is found, the overrides allowed) as a
   :class:`Lineage`;
+- :func:`validate_once`: a document validated unless this kit recorded it valid already (a
+  record in the user's cache folder), and recorded when it passes;
 - :func:`replace_subtrees`: the locations of an overlay (a profile's replaced rules);
 - :func:`build_value`: validated plain data to a typed value of a rules model (dataclasses,
   tuples, mappings, ``Literal`` options, formulas);

@@ -23,7 +23,6 @@ format each file declares on its first key line tells them apart
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import difflib
 import hashlib
@@ -39,7 +38,7 @@ from baloot_conformance.errors import BalootError, Location, SpecError, Unreadab
 from baloot_conformance.family.rules import model
 from baloot_conformance.family.rules.model import FORMAT, TrickRuleset
 from baloot_conformance.family.rules.validation import schema_problems, semantic_problems
-from baloot_conformance.resources import cache_folder, spec_path
+from baloot_conformance.resources import spec_path
 from baloot_conformance.rules.loading import MAX_ID_LENGTH, shipped_files, split_reference
 from baloot_conformance.rules.ruleset import canonical_json, mechanism, type_hints
 from baloot_conformance.rules.shared_loading import (
@@ -52,6 +51,7 @@ from baloot_conformance.rules.shared_loading import (
     read_document,
     refuse_cycle,
     replace_subtrees,
+    validate_once,
 )
 from baloot_conformance.rules.strict_yaml import Path_, dump_yaml
 from baloot_conformance.version import __version__
@@ -183,35 +183,17 @@ _TRICK_LINEAGE = Lineage(
 
 def _check_valid(doc: Document) -> None:
     """Validate ``doc`` (the schema, then the semantic checks) unless this kit has recorded
-    it valid already; record it when it passes.
+    it valid already, as a Baloot ruleset is (:func:`validate_once`).
 
     Raises:
         SpecError: the document is not valid; ``problems`` lists everything found.
     """
-    known = _validated(doc)
-    if known is not None and known.exists():
-        return
-    problems = schema_problems(doc) or semantic_problems(doc)
-    if problems:
-        head = problems[0]
-        raise SpecError(
-            head.message, location=head.location, hint=head.hint, problems=tuple(problems)
-        )
-    if known is not None:
-        with contextlib.suppress(OSError):  # no record: the next run validates again
-            known.parent.mkdir(mode=0o700, exist_ok=True)
-            known.touch()
-
-
-def _validated(doc: Document) -> Path | None:
-    """The file whose presence says this very document passed validation by this very kit
-    (see :func:`baloot_conformance.rules.loading._validated`); ``None`` without a folder."""
-    folder = cache_folder()
-    if folder is None:
-        return None
-    key = hashlib.sha256(_validation_stamp())
-    key.update(canonical_json(doc.data).encode("utf-8"))
-    return folder / "valid-trick-rulesets" / key.hexdigest()
+    validate_once(
+        doc,
+        "valid-trick-rulesets",
+        _validation_stamp(),
+        lambda checked: schema_problems(checked) or semantic_problems(checked),
+    )
 
 
 @cache
