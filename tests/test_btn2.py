@@ -415,6 +415,10 @@ def test_a_file_error_is_one_line_at_its_place(text: str, message: str) -> None:
         (b'%btn 2\n[Ruleset "bourre@1"]\n# a\x00b\n', "t.btn:3:4: binary data: a NUL byte"),
         (b"%btn 2\n# " + b"x" * 16_384 + b"\n", "t.btn:2:16385: line 2 is longer than 16384 bytes"),
         (b"%btn 2\n\xff\n", "t.btn:2:1: invalid UTF-8: byte 0xff cannot start or continue"),
+        (
+            b"%btn 2\n---\nid: x\ndescription:\r y\n---\n",
+            "t.btn:4:13: a carriage return inside a line of the metadata block",
+        ),
     ],
 )
 def test_what_is_not_text_is_refused_at_its_line(data: bytes, message: str) -> None:

@@ -270,6 +270,17 @@ def test_metadata_block_is_yaml() -> None:
     assert transcript.metadata_text == "id: x.y-001\ndate: 2026-11-29\nrequires: [a, b]\n"
 
 
+def test_a_lone_carriage_return_in_the_metadata_is_an_error_at_its_place() -> None:
+    """The block's text is kept to be written back, which a lone CR cannot be (a line end
+    is LF or CR LF): refused where it stands, not once the file is written."""
+    text = '%btn 1\n---\nid: x\ndescription:\r ok\n---\n[Ruleset "saudi@1"]\n'
+    error = error_of(text)
+    assert str(error).split("\n")[0] == (
+        "<string>:4:13: a carriage return inside a line of the metadata block"
+    )
+    assert parse_transcript(text.replace(":\r", ":\r\n")).metadata_text is not None  # CR LF
+
+
 # ---- streaming -----------------------------------------------------------------------------------
 
 

@@ -12,7 +12,7 @@ that the tests compare the fast path with. The notation's tokens that both front
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import Any
 
@@ -241,12 +241,19 @@ def _describe_expected(names: Iterable[str]) -> str:
         return "a statement (" + ", ".join(_STATEMENT_WORDS) + ", '=' for a claim, or '#')"
     if {"CONTRACT", "LEGAL"} <= names:
         return "a claim name (" + ", ".join(_CLAIM_WORDS) + ")"
-    if "_NL" in names:  # a comment may always end a line: say it once
-        names.discard("COMMENT")
+    return terminal_words(names, parser, _DESCRIBE)
+
+
+def terminal_words(names: set[str], parser: Lark, describe: Mapping[str, str]) -> str:
+    """The terminals a parser expected, in words: each as ``describe`` words it, or as its
+    literal; "X, Y or Z". A comment may always end a line, so it is left out where the end
+    of the line is expected (both BTN versions' grammars name their terminals alike)."""
+    if "_NL" in names:
+        names = names - {"COMMENT"}
     words = []
     for name in sorted(names):
-        if name in _DESCRIBE:
-            words.append(_DESCRIBE[name])
+        if name in describe:
+            words.append(describe[name])
             continue
         try:
             pattern = parser.get_terminal(name).pattern
@@ -259,7 +266,8 @@ def _describe_expected(names: Iterable[str]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _found(text: str, column: int) -> str:
+def found_at(text: str, column: int) -> str:
+    """What stands at ``column`` of ``text``, for an error message."""
     rest = text[column - 1 :]
     if not rest.strip(" \t"):
         return "the end of the line"
@@ -304,7 +312,7 @@ def _lark_error(exc: UnexpectedInput, line_text: str, number: int, errors: _Erro
             line_text,
             hint="no count, score or total in Baloot needs more",
         )
-    found = _found(line_text, column)
+    found = found_at(line_text, column)
     return errors.at(
         f"expected {expected}, found {found}",
         number,

@@ -23,8 +23,8 @@ from baloot_conformance.btn.grammar import (
     Stmt,
     _card,
     _column,
-    _found,
     _slow_statement,
+    found_at,
 )
 from baloot_conformance.btn.items import TEAM_CLAIMS
 from baloot_conformance.btn.lines import MAX_HAND_LINES, _Errors, _lines_from_text
@@ -279,7 +279,7 @@ def _first_statement(text: str, errors: _Errors) -> Stmt:
                 "'baloot-conformance convert --to btn FILE'"
             )
         raise errors.at(
-            f"expected the version line '%btn 1' as the first line, found {_found(text, 1)}",
+            f"expected the version line '%btn 1' as the first line, found {found_at(text, 1)}",
             1,
             1,
             text,
@@ -378,6 +378,14 @@ def _metadata(start: int, opening: str, lines: Iterable[tuple[int, str]], errors
                 1,
                 hint="fixture metadata is a few lines of YAML between two lines '---'; is the "
                 "closing '---' missing?",
+            )
+        if "\r" in text:  # what the writer could not write back, nor the JSON form hold
+            raise errors.at(
+                "a carriage return inside a line of the metadata block",
+                number,
+                text.index("\r") + 1,
+                text.replace("\r", "?"),
+                hint="lines end with a line feed (LF or CR LF); remove the lone CR",
             )
         body.append(text)
     raise errors.at(

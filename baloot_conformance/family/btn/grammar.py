@@ -17,7 +17,7 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from baloot_conformance.btn.grammar import whole_text_statements
+from baloot_conformance.btn.grammar import found_at, terminal_words, whole_text_statements
 from baloot_conformance.family.btn.lines import Errors
 from baloot_conformance.resources import grammar_parser
 
@@ -184,33 +184,7 @@ def _describe_expected(names: Iterable[str]) -> str:
         return "a statement (" + ", ".join(STATEMENT_WORDS) + ", '=' for a claim, or '#')"
     if {"LEGAL", "PAYS"} <= names:
         return "a claim name (" + ", ".join(CLAIM_WORDS) + ")"
-    if "_NL" in names:
-        names.discard("COMMENT")
-    words = []
-    for name in sorted(names):
-        if name in _DESCRIBE:
-            words.append(_DESCRIBE[name])
-            continue
-        try:
-            pattern = parser.get_terminal(name).pattern
-        except KeyError:  # pragma: no cover - every terminal is declared
-            words.append(name)
-            continue
-        words.append(f"'{pattern.value}'")
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " or " + words[-1]
-
-
-def found_at(text: str, column: int) -> str:
-    """What stands at ``column`` of ``text``, for an error message."""
-    rest = text[column - 1 :]
-    if not rest.strip(" \t"):
-        return "the end of the line"
-    if rest[0] in " \t":
-        return "a space"
-    m = re.match(r"[^ \t\r\n,:#]+", rest)
-    return f"'{m.group(0) if m else rest[0]}'"
+    return terminal_words(names, parser, _DESCRIBE)
 
 
 def _hint_for(found: str, expected: str, line: str = "") -> str | None:

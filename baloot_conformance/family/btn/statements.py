@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from baloot_conformance.btn.grammar import found_at
 from baloot_conformance.btn.lines import MAX_HAND_LINES
 from baloot_conformance.errors import TranscriptSyntaxError
 from baloot_conformance.family.btn.grammar import (
@@ -22,7 +23,6 @@ from baloot_conformance.family.btn.grammar import (
     Stmt,
     canonical_card,
     column_of,
-    found_at,
     slow_statement,
 )
 from baloot_conformance.family.btn.lines import Errors
@@ -245,6 +245,14 @@ def _metadata(start: int, opening: str, lines: Iterable[tuple[int, str]], errors
                 number,
                 1,
                 hint="is the closing '---' missing?",
+            )
+        if "\r" in text:  # what the writer could not write back, nor the JSON form hold
+            raise errors.at(
+                "a carriage return inside a line of the metadata block",
+                number,
+                text.index("\r") + 1,
+                text.replace("\r", "?"),
+                hint="lines end with a line feed (LF or CR LF); remove the lone CR",
             )
         body.append(text)
     raise errors.at(
