@@ -66,6 +66,10 @@ class _Errors:
         )
 
 
+Errors = _Errors
+"""The public name of :class:`_Errors`: BTN 2's reader builds its errors with it too."""
+
+
 class _Window:
     """The lines read since a mark, for quoting: the reader marks each hand's first line, and
     a divergence or a structural error in that hand quotes its line from here (from a file, a

@@ -1,4 +1,5 @@
-"""Reading BTN 2, layer 1: text to numbered lines, and the errors of every layer above.
+"""Reading BTN 2, layer 1: text to numbered lines. The errors of every layer are built by
+BTN 1's :class:`~baloot_conformance.btn.lines.Errors`, with their ``file:line:col``.
 
 The checks are BTN 1's (:mod:`baloot_conformance.btn.lines`, whose limits are the notation's):
 UTF-8 text (bytes are decoded by its :func:`~baloot_conformance.btn.lines.decode_utf8`, with
@@ -10,37 +11,9 @@ are.
 
 from __future__ import annotations
 
-from baloot_conformance.btn.lines import MAX_LINE_BYTES
-from baloot_conformance.errors import Location, TranscriptSyntaxError, caret_excerpt
+from baloot_conformance.btn.lines import MAX_LINE_BYTES, Errors
 
-
-class Errors:
-    """Builds the :class:`TranscriptSyntaxError` of one source, with its ``file:line:col``."""
-
-    __slots__ = ("path",)
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    def at(
-        self,
-        message: str,
-        line: int,
-        column: int,
-        text: str | None = None,
-        hint: str | None = None,
-        token: str | None = None,
-    ) -> TranscriptSyntaxError:
-        """The error at ``line``:``column``; ``text`` (the line) is quoted with a caret, and
-        ``token`` names the word it is about, which the reader places the caret under."""
-        excerpt = caret_excerpt(text, column, line) if text is not None else None
-        return TranscriptSyntaxError(
-            message,
-            location=Location(self.path, line, column),
-            excerpt=excerpt,
-            hint=hint,
-            token=token,
-        )
+__all__ = ["Errors", "split_lines"]
 
 
 def split_lines(text: str, errors: Errors) -> list[str]:

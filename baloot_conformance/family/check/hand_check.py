@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from baloot_conformance.check.verdicts import Divergence, DivergenceKind, EngineId, HandVerdict
 from baloot_conformance.family.btn import items as b2
+from baloot_conformance.family.check.divergences import divergence_at
 from baloot_conformance.family.check.partial import is_partial, replay_partial
 from baloot_conformance.family.check.table import RingTable, ring_table
 from baloot_conformance.family.engine.actions import (
@@ -99,17 +100,17 @@ class HandReplay:
         expected: str | None = None,
         claimed: str | None = None,
     ) -> None:
+        root = not self.divergences
         self.divergences.append(
-            Divergence(
-                position=item.position,
-                location=item.location,
-                rule_id=rule_id,
-                kind=kind,
-                message=message,
+            divergence_at(
+                item,
+                rule_id,
+                kind,
+                message,
+                root=root,
                 expected=expected,
                 claimed=claimed,
-                root=not self.divergences,
-                table=self.picture(item) if self.pictures and not self.divergences else None,
+                table=self.picture(item) if self.pictures and root else None,
             )
         )
 

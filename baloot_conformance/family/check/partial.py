@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from baloot_conformance.check.verdicts import Divergence, DivergenceKind, EngineId, HandVerdict
 from baloot_conformance.family.btn import items as b2
+from baloot_conformance.family.check.divergences import divergence_at
 from baloot_conformance.family.engine.actions import PlayRules
 from baloot_conformance.family.engine.deck import Ring
 from baloot_conformance.family.engine.hand import compile_play
@@ -107,15 +108,14 @@ class _Partial:
         claimed: str | None = None,
     ) -> None:
         self.divergences.append(
-            Divergence(
-                position=item.position,
-                location=item.location,
-                rule_id=rule_id,
-                kind=kind,
-                message=message,
+            divergence_at(
+                item,
+                rule_id,
+                kind,
+                message,
+                root=not self.divergences,
                 expected=expected,
                 claimed=claimed,
-                root=not self.divergences,
             )
         )
 
