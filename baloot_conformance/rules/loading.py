@@ -379,12 +379,12 @@ def _overlay(base: _Document, top: _Document) -> _Document:
     return merged
 
 
-_T = typing.TypeVar("_T")
-
-
 _BALOOT_LINEAGE = _Lineage(
     _locate, _resolve, _check_overrides, _overlay, "saudi@1", "see 'baloot-conformance spec list'"
 )
+
+
+_T = typing.TypeVar("_T")
 
 
 def _replace_subtrees(
