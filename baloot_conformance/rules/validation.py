@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import itertools
 import json
 import typing
 from collections.abc import Iterator, Mapping
@@ -466,11 +465,7 @@ def _domain(
     if variables is model.PENALTY_VARIABLES:
         for values in _penalty_domain(data):
             used = [name for name in values if name in formula.variables]
-            for combination in itertools.product(*(values[name] for name in used)):
-                env = dict(zip(used, combination, strict=True))
-                if env.get("projects") and env.get("offender_projects"):
-                    continue  # only one side's projects count
-                yield env
+            yield from _penalty_inputs(used, values, {})
     elif variables is model.CONVERSION_VARIABLES:
         yield from (
             {"raw": raw, "other_raw": total - raw, "is_buyer": buyer, "takes_risk": risk}
@@ -481,6 +476,29 @@ def _domain(
         )
     else:
         yield from ({"buyer_total": a, "doubler_total": b} for a in range(401) for b in range(401))
+
+
+_ONE_SIDE = {"projects": "offender_projects", "offender_projects": "projects"}
+"""Only one side's projects count: an input never gives both a value above 0."""
+
+
+def _penalty_inputs(
+    used: list[str], values: Mapping[str, list[int]], env: dict[str, Any]
+) -> Iterator[dict[str, Any]]:
+    """Every combination of the ``used`` variables' values, in the order of
+    :func:`itertools.product`, but those where both sides' projects count, which are never
+    made (not made and skipped: they are most of the product)."""
+    if len(env) == len(used):
+        yield dict(env)
+        return
+    name = used[len(env)]
+    choices = values[name]
+    if env.get(_ONE_SIDE.get(name, "")):  # the other side's projects count already
+        choices = [value for value in choices if not value]
+    for value in choices:
+        env[name] = value
+        yield from _penalty_inputs(used, values, env)
+    env.pop(name, None)
 
 
 def _domain_problem(
