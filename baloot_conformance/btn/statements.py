@@ -330,7 +330,7 @@ def _statements(
             if not first or _RX_BLANK.fullmatch(text):
                 continue
             if after_version and _RX_FENCE_OPEN.fullmatch(text):
-                yield _metadata(number, text, lines, errors)
+                yield metadata_block(number, text, lines, errors)
                 after_version = False
                 continue
         after_version = False
@@ -365,7 +365,17 @@ _MEMO_WIDTH = 64  # the longest line remembered: repeated lines are short, a lon
 _MEMO: dict[str, tuple[str, tuple[Any, ...], str | None]] = {}
 
 
-def _metadata(start: int, opening: str, lines: Iterable[tuple[int, str]], errors: _Errors) -> Stmt:
+def metadata_block(
+    start: int,
+    opening: str,
+    lines: Iterable[tuple[int, str]],
+    errors: _Errors,
+    version: str = "1",
+) -> Stmt:
+    """The ``meta`` statement of the block opened on line ``start`` (its YAML text, read up
+    to the closing ``---``), taking its lines from ``lines``: both BTN versions' readers
+    gather it so. Refused: a block that runs past the header's bound, a lone carriage return
+    inside a line (the writer could not write it back), a block never closed."""
     body: list[str] = []
     for number, text in lines:
         if _RX_FENCE_CLOSE.fullmatch(text):
@@ -393,7 +403,7 @@ def _metadata(start: int, opening: str, lines: Iterable[tuple[int, str]], errors
         start,
         _column(opening),
         opening,
-        hint="fixture metadata is YAML between two lines '---', right after '%btn 1'",
+        hint=f"fixture metadata is YAML between two lines '---', right after '%btn {version}'",
     )
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from baloot_conformance.btn.grammar import found_at
-from baloot_conformance.btn.lines import MAX_HAND_LINES
+from baloot_conformance.btn.statements import metadata_block
 from baloot_conformance.errors import TranscriptSyntaxError
 from baloot_conformance.family.btn.grammar import (
     _UNESCAPE,
@@ -74,7 +74,6 @@ _RX_TAG = re.compile(
 )
 _RX_COMMENT = re.compile(r"[ \t]*#([^\r\n\x00]*)")
 _RX_FENCE_OPEN = re.compile(r"[ \t]*---[ \t]*")
-_RX_FENCE_CLOSE = re.compile(r"---[ \t]*")
 
 
 def _cards(group: str) -> tuple[str, ...]:
@@ -205,7 +204,7 @@ def statements(lines: Iterable[tuple[int, str]], errors: Errors) -> Iterator[Stm
         if not text.strip(" \t"):
             continue
         if after_version and _RX_FENCE_OPEN.fullmatch(text):
-            yield _metadata(number, text, lines, errors)
+            yield metadata_block(number, text, lines, errors, version="2")
             after_version = False
             continue
         after_version = False
@@ -230,37 +229,6 @@ def first_statement(text: str, errors: Errors) -> Stmt:
         1,
         text,
         hint=hint,
-    )
-
-
-def _metadata(start: int, opening: str, lines: Iterable[tuple[int, str]], errors: Errors) -> Stmt:
-    body: list[str] = []
-    for number, text in lines:
-        if _RX_FENCE_CLOSE.fullmatch(text):
-            return ("meta", ("\n".join(body) + "\n" if body else "",), start, 1, None)
-        if number > MAX_HAND_LINES:
-            raise errors.at(
-                f"the metadata block (from line {start}) runs past line {MAX_HAND_LINES:,}: "
-                "the header may span no more",
-                number,
-                1,
-                hint="is the closing '---' missing?",
-            )
-        if "\r" in text:  # what the writer could not write back, nor the JSON form hold
-            raise errors.at(
-                "a carriage return inside a line of the metadata block",
-                number,
-                text.index("\r") + 1,
-                text.replace("\r", "?"),
-                hint="lines end with a line feed (LF or CR LF); remove the lone CR",
-            )
-        body.append(text)
-    raise errors.at(
-        "the metadata block is not closed: expected a line '---' after the YAML",
-        start,
-        column_of(opening),
-        opening,
-        hint="fixture metadata is YAML between two lines '---', right after '%btn 2'",
     )
 
 
