@@ -1,9 +1,10 @@
-"""Benchmark: Bourré hands checked per second, one core.
+"""Benchmark: trick-family hands checked per second, one core.
 
-Run ``python bench/bench_family_check.py [HANDS]``: it generates one session of HANDS hands
-(500 by default) at five and at eight players under ``bourre`` (``generate --ruleset bourre``'s
-text, closing claims and winners; ``= legal`` claims too in a second pair of files), then
-prints hands per second for
+Run ``python bench/bench_family_check.py [HANDS] [GAME ...]`` (games: ``bourre``, ``barbu``,
+``hearts``; all three by default): it generates HANDS hands (500 by default) of each game,
+Bourré as one session at five and at eight players, Barbu as games of 28 hands, Hearts as games
+to 100 (``generate``'s text, closing claims and winners; ``= legal`` claims too in a second
+file each), then prints hands per second for
 
 - the BTN 2 reader alone (:func:`~baloot_conformance.family.btn.reader.read_btn2`);
 - ``check_btn2`` in-process (the reader and the replay, every claim checked);
@@ -30,7 +31,7 @@ from pathlib import Path
 from baloot_conformance.cli import main as cli_main
 from baloot_conformance.family.btn.reader import read_btn2
 from baloot_conformance.family.check.run import check_btn2
-from baloot_conformance.family.corpus.generate import generate_session
+from baloot_conformance.family.corpus.generate import generate_games, generate_session
 from baloot_conformance.family.rules.loading import load_trick_ruleset
 from baloot_conformance.family.rules.model import TrickRuleset
 
@@ -67,22 +68,35 @@ def _process(path: Path) -> None:
     )
 
 
+def _texts(game: str, hands: int, legal: bool) -> list[tuple[str, str]]:
+    """(label, text) of about ``hands`` generated hands of ``game``."""
+    rules = load_trick_ruleset(game)
+    if game == "bourre":
+        return [
+            (f"{players} players", "".join(generate_session(rules, players, hands, 1, legal=legal)))
+            for players in (5, 8)
+        ]
+    per_game = rules.game.kind.hands or 12  # a game of Hearts runs about a dozen hands
+    text = "".join(generate_games(rules, 4, 60, 1, max(1, hands // per_game), legal=legal))
+    return [("4 players", text)]
+
+
 def main() -> None:
     hands = int(sys.argv[1]) if len(sys.argv) > 1 else 500
-    rules = load_trick_ruleset("bourre")
+    games = sys.argv[2:] or ["bourre", "barbu", "hearts"]
 
     def rules_for(reference: str, where: object) -> TrickRuleset:
-        return rules
+        return load_trick_ruleset(reference.split("@")[0])
 
     folder = Path(tempfile.mkdtemp(prefix="bench-family-"))
-    print(f"{hands} hands a session, best of 5, one core")
-    for players in (5, 8):
-        for legal in (False, True):
-            text = "".join(generate_session(rules, players, hands, 1, legal=legal))
-            path = folder / f"bourre-{players}{'-legal' if legal else ''}.btn"
+    print(f"about {hands} hands a game, best of 5, one core")
+    for game, legal in ((g, legal) for g in games for legal in (False, True)):
+        for players, text in _texts(game, hands, legal):
+            path = folder / f"{game}-{players[0]}{'-legal' if legal else ''}.btn"
             path.write_text(text, encoding="utf-8")
             verdicts = list(check_btn2(text, str(path)))
             assert all(v.status == "pass" for v in verdicts), "a generated session must pass"
+            count = len(verdicts)
 
             figures = {
                 "read_btn2": best(functools.partial(read_btn2, text, "b.btn", rules_for)),
@@ -90,11 +104,11 @@ def main() -> None:
                 "cli main (in-process)": best(functools.partial(_cli, path)),
                 "cli (a process)": best(functools.partial(_process, path), clock=time.perf_counter),
             }
-            label = f"{players} players{', = legal' if legal else ''}"
+            label = f"{game}, {players}{', = legal' if legal else ''}"
             for name, seconds in figures.items():
                 print(
-                    f"{label:22} {name:22} {hands / seconds:9,.0f} hands/s  "
-                    f"{seconds / hands * 1e6:8.1f} µs/hand"
+                    f"{label:30} {name:22} {count / seconds:9,.0f} hands/s  "
+                    f"{seconds / count * 1e6:8.1f} µs/hand"
                 )
 
 

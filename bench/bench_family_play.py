@@ -57,7 +57,7 @@ def generic_tables() -> tuple[list[PlayTable], Ring]:
             for f in dataclasses.fields(fm.TableSection)
         }
     )
-    pack = build_pack(table.deck, table.order_plain, table.order_trump)
+    pack = build_pack(table.deck, table.order_plain, table.order_trump or table.order_plain)
     ring = Ring.of_table(table.seats.names, table.direction.option, teams=True)
     play = build_play(doc["play"], tuple(doc["contracts"]))
     keys = [ContractKey(c.kind, c.trump_index, c.locked, c.level > 1) for c in CONTRACTS]

@@ -8,8 +8,10 @@ run this after changing a Bourré ruleset, the schema's options or the engine. A
 found for is printed; it must be listed, with its reason, in ``variants.UNWITNESSED``.
 
 Usage: ``python bench/family_witnesses.py [--tries N]`` (default 600 sessions per side).
-With ``--pairs`` it writes nothing and searches instead a witness for every difference
-between every two shipped trick rulesets (what ``spec diff A B --witness`` does for each
+Each ruleset's values are compared with its own game's rulesets only (``family_of``). With
+``--only barbu,hearts`` only those are searched again, the file's other entries kept. With
+``--pairs`` it writes nothing and searches instead a witness for every difference between
+every two shipped trick rulesets of the same game (what ``spec diff A B --witness`` does for each
 pair), printing those none is found for; exit 1 if any.
 """
 
@@ -25,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from baloot_conformance.family.compare.variants import (  # noqa: E402
+    family_of,
     reference_ruleset,
     rule_variants,
     unwitnessed,
@@ -43,14 +46,23 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tries", type=int, default=600)
     parser.add_argument("--pairs", action="store_true", help="witness every pair's differences")
+    parser.add_argument(
+        "--only", help="search only these rulesets (comma-separated), keeping the others' witnesses"
+    )
     args = parser.parse_args()
     if args.pairs:
         return pairs(args.tries)
-    pool = [load_trick_ruleset(name) for name in shipped_trick_rulesets()]
+    shipped = [load_trick_ruleset(name) for name in shipped_trick_rulesets()]
+    only = set(args.only.split(",")) if args.only else None
     found: dict[str, dict[str, str]] = {}
+    if only is not None and OUT.exists():
+        found = json.loads(OUT.read_text("utf-8"))
     missing = 0
     start = time.process_time()
-    for base in pool:
+    for base in shipped:
+        if only is not None and base.id not in only:
+            continue
+        pool = family_of(base, shipped)
         mine: dict[str, str] = {}
         for variant in rule_variants(base, pool):
             if unwitnessed(base.id, variant.label) is not None:
@@ -66,6 +78,7 @@ def main() -> int:
             else:
                 mine[variant.label] = witness.text
         found[base.id] = mine
+    found = {r.id: found[r.id] for r in shipped if r.id in found}
     OUT.write_text(json.dumps(found, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     count = sum(len(v) for v in found.values())
     print(f"{count} witnesses written to {OUT} ({time.process_time() - start:.0f} s CPU)")
@@ -81,7 +94,8 @@ def pairs(tries: int) -> int:
 
     pool = [load_trick_ruleset(name) for name in shipped_trick_rulesets()]
     count = missing = 0
-    for a, b in itertools.combinations(pool, 2):
+    pairs_ = [(a, b) for a, b in itertools.combinations(pool, 2) if a.lineage[-1] == b.lineage[-1]]
+    for a, b in pairs_:
         for difference in diff_trick_rulesets(a, b):
             count += 1
             if find_witness(a, b, difference, tries) is None:

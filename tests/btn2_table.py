@@ -1,5 +1,6 @@
-"""A stand-in trick ruleset for the BTN 2 tests: Bourré's table (a 52-card pack, 2 to 8
-numbered seats, five cards each, five tricks), built from the typed model directly.
+"""Stand-in trick rulesets for the BTN 2 tests: Bourré's table (a 52-card pack, 2 to 8
+numbered seats, five cards each, five tricks), Barbu's and Hearts' (four named seats, thirteen
+cards each, Hearts' pass), built from the typed model directly.
 
 The reader only needs ``table`` and ``phases``; the other sections are the smallest values the
 model takes. At the merge, :func:`bourre` can give way to
@@ -28,6 +29,8 @@ def ruleset(
     tricks: int = 5,
     seats: tuple[int, int] = (2, 8),
     rid: str = "bourre",
+    passing: bool = False,
+    points: bool = False,
 ) -> m.TrickRuleset:
     """A trick ruleset with this table (defaults: Bourré's)."""
     table = m.TableSection(
@@ -43,6 +46,9 @@ def ruleset(
         pipeline=_rule(m.Pipeline, "phases.pipeline", kinds=("ante", "deal", "draw", "tricks")),
         deal=_rule(m.Deal, "phases.deal", cards=cards, faceup="dealer_last"),
         tricks=_rule(m.Tricks, "phases.tricks", count=tricks),
+        pass_cards=_rule(m.PassCards, "phases.draw.pass", cards=3, cycle=("left",))
+        if passing
+        else None,
     )
     return m.TrickRuleset(
         id=rid,
@@ -55,7 +61,11 @@ def ruleset(
         contracts={},
         phases=phases,
         play=None,
-        scoring=m.ScoringSection(outcome=_rule(m.Outcome, "scoring.outcome", option="most_tricks")),
+        scoring=m.ScoringSection(
+            outcome=_rule(
+                m.Outcome, "scoring.outcome", option="points" if points else "most_tricks"
+            )
+        ),
         game=m.GameSection(kind=_rule(m.GameKind, "game.kind", option="session")),
         sources={"TEST": "the BTN 2 tests"},
         digest="0" * 64,
@@ -66,7 +76,26 @@ def ruleset(
 BOURRE = ruleset()
 PIQUET = ruleset(ranks=("7", "8", "9", "T", "J", "Q", "K", "A"), rid="piquet")
 FIXED = ruleset(names=("N", "E", "S", "W"), cards=8, tricks=8, seats=(4, 4), rid="fixed")
-RULESETS = {"bourre@1": BOURRE, "piquet@1": PIQUET, "fixed@1": FIXED}
+#: Barbu's and Hearts' tables: four named seats, thirteen cards, thirteen tricks; Hearts passes.
+BARBU = ruleset(
+    names=("N", "E", "S", "W"), cards=13, tricks=13, seats=(4, 4), rid="barbu", points=True
+)
+HEARTS = ruleset(
+    names=("N", "E", "S", "W"),
+    cards=13,
+    tricks=13,
+    seats=(4, 4),
+    rid="hearts",
+    passing=True,
+    points=True,
+)
+RULESETS = {
+    "bourre@1": BOURRE,
+    "piquet@1": PIQUET,
+    "fixed@1": FIXED,
+    "barbu@1": BARBU,
+    "hearts@1": HEARTS,
+}
 
 
 def ruleset_for(reference: str, location: Location) -> m.TrickRuleset:

@@ -307,8 +307,8 @@ ERRORS = [
     (
         "deal P1 AH KS 2D 5S JC\nfold P2\n",
         "t.btn:7:1",
-        "expected a statement (hand, start, dealer, ante, deal, faceup, bid, exchange, "
-        "reshuffle, penalty, trick, '=' for a claim, or '#'), found 'fold'",
+        "expected a statement (hand, start, dealer, ante, deal, faceup, bid, raise, exchange, "
+        "reshuffle, penalty, trick, play, knock, '=' for a claim, or '#'), found 'fold'",
     ),
     ("= tricks P1 -1\n", "t.btn:6:13", "expected a whole number, found '-1'"),
     ("trick 1: P1 AH P2 KH\n", "t.btn:6:16", "expected '=', found 'P2'"),

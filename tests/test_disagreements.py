@@ -12,6 +12,7 @@ from baloot_conformance.compare.disagreements import (
     disagreements_markdown,
     from_page,
 )
+from baloot_conformance.family.compare import disagreements as family
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "disagreements.md"
 
@@ -19,6 +20,7 @@ PAGE = Path(__file__).resolve().parent.parent / "docs" / "disagreements.md"
 def test_the_disagreements_page_is_current() -> None:
     page = PAGE.read_text(encoding="utf-8")
     fresh = disagreements_markdown(witness_for=from_page(page))
+    fresh += family.family_disagreements_markdown(witness_for=family.from_page(page))
     if fresh != page:
         diff = "".join(
             list(
@@ -56,3 +58,14 @@ def test_each_reading_shows_its_own_change() -> None:
         " -> at_double_and_four"
     ) in lock
     assert "**`tazjel`**: option: doubler_at_double -> buyer_after_raises" in lock
+
+
+def test_the_page_covers_the_trick_family_with_its_witnesses() -> None:
+    page = PAGE.read_text(encoding="utf-8")
+    family_part = page.split("# Where the rules of the trick family disagree")[1]
+    for heading in ("(`bourre`)", "(`barbu`)", "(`hearts`)"):
+        assert heading in family_part
+    assert "### `play.barbu_lead` (barbu)" in family_part
+    assert "<!-- trick-witness play.barbu_lead barbu-seed -->" in family_part
+    assert "No witness" not in family_part
+    assert "%btn 2" in family_part and "%btn 1" not in family_part

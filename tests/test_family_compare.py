@@ -17,6 +17,7 @@ from baloot_conformance.family.compare.inference import TrickInference, infer_tr
 from baloot_conformance.family.compare.transcribe import session_text
 from baloot_conformance.family.compare.variants import (
     UNWITNESSED,
+    family_of,
     reference_ruleset,
     rule_variants,
     unwitnessed,
@@ -24,6 +25,7 @@ from baloot_conformance.family.compare.variants import (
 )
 from baloot_conformance.family.compare.witness import replayed_witness, verdicts
 from baloot_conformance.family.rules.loading import load_trick_ruleset, shipped_trick_rulesets
+from baloot_conformance.family.rules.model import TrickRuleset
 
 PROFILES = list(shipped_trick_rulesets())
 POOL = [load_trick_ruleset(name) for name in PROFILES]
@@ -80,10 +82,35 @@ def test_spec_diff_bourre_bourre_seed_witnesses_every_difference() -> None:
     assert replayed.rule_id == "play.underruff" and replayed.position == witness["position"]
 
 
-@pytest.mark.parametrize("profile", [p for p in PROFILES if p != "bourre"])
+def family(ruleset: TrickRuleset) -> list[TrickRuleset]:
+    """The shipped rulesets of ``ruleset``'s game (its common rules and their profiles)."""
+    return family_of(ruleset, POOL)
+
+
+#: The profiles ``spec diff --witness`` is run on end to end (every profile's differences are
+#: witnessed on docs/disagreements.md, whose witnesses tests/test_disagreements.py replays).
+DIFFED = ["bourre-seed", "bourre-cajun", "barbu-seed", "barbu-app"]
+
+
+def test_every_profile_difference_has_a_witness_on_the_disagreements_page() -> None:
+    page = (Path(__file__).parent.parent / "docs" / "disagreements.md").read_text("utf-8")
+    family = page.split("# Where the rules of the trick family disagree")[1]
+    for name in PROFILES:
+        other = BY_ID[name]
+        if len(other.lineage) == 1:
+            continue
+        for difference in diff_trick_rulesets(BY_ID[other.lineage[-1]], other):
+            heading = f"### `{difference.rule_id}` ({other.lineage[-1]})"
+            assert heading in family, (name, difference.rule_id)
+            block = family.split(heading)[1].split("\n### ")[0]
+            assert f"`{name}`" in block and "<!-- trick-witness" in block, (name, difference)
+
+
+@pytest.mark.parametrize("profile", DIFFED)
 def test_every_difference_of_a_profile_from_the_common_rules_has_a_witness(profile: str) -> None:
-    base, other = BY_ID["bourre"], BY_ID[profile]
-    code, out, _ = run("spec", "diff", "bourre", profile, "--witness", "--format", "json")
+    other = BY_ID[profile]
+    base = BY_ID[other.lineage[-1]]
+    code, out, _ = run("spec", "diff", base.id, profile, "--witness", "--format", "json")
     report = json.loads(out)["differences"]
     assert report, f"{profile} must differ from the common rules"
     missing = [d["rule"] for d in report if d["witness"] is None]
@@ -107,7 +134,7 @@ def test_every_option_value_of_every_bourre_ruleset_changes_a_verdict() -> None:
     checked = 0
     labels = set()
     for base in POOL:
-        for variant in rule_variants(base, POOL):
+        for variant in rule_variants(base, family(base)):
             labels |= {f"{base.id} {variant.label}", f"* {variant.label}"}
             if unwitnessed(base.id, variant.label) is not None:
                 assert variant.label not in committed[base.id]
@@ -142,7 +169,7 @@ def _games(profile: str, count: int = 24) -> list[tuple[str, str]]:
 
 @functools.cache
 def _inferred(profile: str) -> TrickInference:
-    return infer_trick(_games(profile), POOL)
+    return infer_trick(_games(profile), family(BY_ID[profile]))
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -184,16 +211,20 @@ def test_infer_on_btn2_files_ranks_the_trick_rulesets(tmp_path: Path) -> None:
     assert report["ranking"][-1]["failed"] > 0
 
 
-def test_the_bourre_rulebook_page_is_in_step_with_the_rulesets() -> None:
-    from baloot_conformance.family.rules.rulebook import PAGE, rulebook_markdown
+def test_each_games_rulebook_page_is_in_step_with_the_rulesets() -> None:
+    from baloot_conformance.family.rules.rulebook import games, page_of, rulebook_markdown
 
-    page = Path(__file__).parent.parent / PAGE
-    assert page.read_text("utf-8") == rulebook_markdown(POOL), (
-        f"{PAGE} is stale: python -m baloot_conformance.family.rules.rulebook --write"
-    )
-    text = page.read_text("utf-8")
+    assert list(games()) == ["barbu", "bourre", "hearts"]
+    for game, rulesets in games().items():
+        page = Path(__file__).parent.parent / page_of(game)
+        assert page.read_text("utf-8") == rulebook_markdown(rulesets), (
+            f"{page_of(game)} is stale: python -m baloot_conformance.family.rules.rulebook --write"
+        )
+    text = (Path(__file__).parent.parent / page_of("bourre")).read_text("utf-8")
     assert "**`bourre-seed` reads it otherwise:**" in text and "`option: free`" in text
     assert "| `SEED-003` |" in text
+    text = (Path(__file__).parent.parent / page_of("barbu")).read_text("utf-8")
+    assert "**`barbu-seed` reads it otherwise:**" in text and "| `SEED-004` |" in text
 
 
 def test_spec_render_writes_a_page_per_trick_ruleset_with_an_anchor_per_rule(

@@ -1,6 +1,7 @@
-"""The Bourré fixtures (``fixtures/bourre/``): built from the engine byte for byte, each
-verdict reproduced under every trick ruleset, every rule decided, every profile's reading told
-apart; the rule trace behind it; and Baloot's corpus left exactly as it was."""
+"""The trick family's fixtures (``fixtures/bourre/``, ``fixtures/barbu/``,
+``fixtures/hearts/``): built from the engine byte for byte, each verdict reproduced under every
+ruleset of its game, every rule decided, every profile's reading told apart; the rule trace
+behind it; and Baloot's corpus left exactly as it was."""
 
 from __future__ import annotations
 
@@ -68,10 +69,10 @@ def test_no_baloot_tool_globs_the_whole_fixture_tree() -> None:
 # --- the fixtures -------------------------------------------------------------------------
 
 
-def _builder() -> Any:
+def _builder(name: str = "build_family_fixtures") -> Any:
     sys.path.insert(0, str(ROOT / "tools"))
     try:
-        return importlib.import_module("build_family_fixtures")
+        return importlib.import_module(name)
     finally:
         sys.path.remove(str(ROOT / "tools"))
 
@@ -82,10 +83,35 @@ def test_the_fixtures_are_what_the_builder_writes() -> None:
 
     seeds = json.loads((ROOT / "tools" / "family_fixture_seeds.json").read_text("utf-8"))
     built = builder.fixtures(seeds)
-    shipped = {p.relative_to(family_root()).as_posix(): p for p in family_fixture_paths()}
+    bourre = family_fixture_paths(family_root())
+    shipped = {p.relative_to(family_root()).as_posix(): p for p in bourre}
     assert sorted(built) == sorted(shipped)
     stale = [name for name, text in built.items() if shipped[name].read_text("utf-8") != text]
     assert stale == [], "run: python tools/build_family_fixtures.py"
+
+
+def test_the_points_games_fixtures_are_what_their_builder_writes() -> None:
+    import json
+
+    builder = _builder("build_points_fixtures")
+    seeds = json.loads((ROOT / "tools" / "points_fixture_seeds.json").read_text("utf-8"))
+    built = builder.fixtures(seeds)
+    folders = [family_root(game) for game in ("barbu", "hearts")]
+    shipped = {
+        p.relative_to(corpus_root()).as_posix(): p
+        for folder in folders
+        for p in family_fixture_paths(folder)
+    }
+    assert sorted(built) == sorted(shipped)
+    stale = [name for name, text in built.items() if shipped[name].read_text("utf-8") != text]
+    assert stale == [], "run: python tools/build_points_fixtures.py"
+    barbu = [n for n in built if n.startswith("barbu/")]
+    hearts = [n for n in built if n.startswith("hearts/")]
+    assert len(barbu) >= 70 and len(hearts) >= 30
+    assert "barbu/scoring/barbu.scoring.wagers.worked-1.btn" in built
+    assert "barbu/game/barbu.game.kind.pass-2.btn" in built  # one whole game of 28 hands
+    whole = built["barbu/game/barbu.game.kind.pass-2.btn"]
+    assert whole.count("\nhand ") == 28 and "\n= total " in whole
 
 
 def test_every_fixture_lints_clean_under_every_ruleset_it_names() -> None:
@@ -210,3 +236,33 @@ def test_coverage_of_a_trick_ruleset(tmp_path: Path) -> None:
     shutil.copy(ROOT / "tests" / "data" / "btn2" / "worked-hand.btn", one)
     code, out, _ = run("coverage", "--ruleset", "bourre", str(one))
     assert "play.head" in out and str(one) in out
+
+
+def test_fixtures_export_writes_the_familys_fixtures_in_json_with_their_readings(
+    tmp_path: Path,
+) -> None:
+    import json
+
+    from baloot_conformance.corpus.family_fixtures import ruleset_for
+    from baloot_conformance.family.btn.json_form import from_json_text
+    from baloot_conformance.family.btn.writer import format_btn2
+
+    folders = [str(family_root(game)) for game in ("barbu", "hearts")]
+    code, out, _ = run(
+        "fixtures", "export", "--to", str(tmp_path / "x"), "--format", "json", *folders
+    )
+    assert code == 0 and "fixtures and manifest.json" in out
+    manifest = json.loads((tmp_path / "x" / "manifest.json").read_text("utf-8"))
+    entries = {e["id"]: e for e in manifest["fixtures"]}
+    assert len(entries) == len(family_fixture_paths(family_root("barbu"))) + len(
+        family_fixture_paths(family_root("hearts"))
+    )
+    worked = entries["barbu.scoring.wagers.worked-1"]
+    assert worked["file"] == "barbu/scoring/barbu.scoring.wagers.worked-1.json"
+    assert worked["readings"]["barbu-seed"] == "pass" and worked["expect"] == "pass"
+    text = (tmp_path / "x" / worked["file"]).read_text("utf-8")
+    source = family_root("barbu") / "scoring" / "barbu.scoring.wagers.worked-1.btn"
+    back = from_json_text(text, worked["file"], ruleset_for)
+    assert format_btn2(back) == source.read_text("utf-8")  # the JSON form loses nothing
+    refused = [e for e in entries.values() if "syntax_error" in e["expect"]]
+    assert refused and all(e["file"].endswith(".btn") for e in refused)

@@ -91,9 +91,9 @@ def test_the_hand_follows_the_pipeline_it_is_given() -> None:
     hand.push(Deal(tuple(c(text) for text in THREE)))
     assert hand.phase == "tricks" and hand.active == (1, 2, 0) and hand.to_act() == 1
     play_out(hand)
-    assert hand.settlement is not None and hand.settlement.won == 4 and hand.paid == {}
+    assert hand.settlement is not None and hand.pot_settlement.won == 4 and hand.paid == {}
     points = rule("scoring.outcome", m.Outcome, option="card_points")
-    with pytest.raises(ValueError, match="settlement is by most tricks"):
+    with pytest.raises(ValueError, match=r"card_points .* has no settlement"):
         TrickHand(bourre_rules(outcome=points), Ledger.start(3), compile_play)
 
 
@@ -346,7 +346,7 @@ def test_the_dealer_may_not_pass_on_a_faceup_ace() -> None:
     for seat in (1, 2, 0):
         hand.push(Declare(seat, False))
     assert hand.is_over() and hand.settlement is not None
-    assert hand.settlement.winner is None and hand.settlement.next.pot == 3
+    assert hand.pot_settlement.winner is None and hand.pot_settlement.next.pot == 3
 
 
 def test_a_lone_player_takes_the_pot_or_plays_it_out() -> None:
@@ -357,7 +357,7 @@ def test_a_lone_player_takes_the_pot_or_plays_it_out() -> None:
     hand.push(Draw(2, c("2H")))
     hand.push(Declare(0, False))
     assert hand.is_over() and hand.tricks == {2: 5}
-    assert hand.settlement is not None and hand.settlement.winner == 2
+    assert hand.settlement is not None and hand.pot_settlement.winner == 2
     plays_out = rule("phases.draw.lone_player", m.LonePlayer, option="plays_out")
     hand = hand_of(bourre_rules(lone_player=plays_out), THREE)
     for seat in (1, 2, 0):
@@ -420,10 +420,10 @@ def test_a_renege_is_played_reported_and_penalised() -> None:
     error = refused(hand, Penalty(2, 1))
     assert error.rule_id == "scoring.pot.renege" and "pays 3 into the next pot" in error.reason
     hand.push(Penalty(2, 3))
-    assert hand.settlement is not None and hand.settlement.reneges == {2: 3}
-    assert hand.tricks == {1: 0, 2: 2, 0: 3} and hand.settlement.bourre == {1: 3}
-    assert hand.settlement.pays == {1: 3, 2: 3} and hand.settlement.taken == {0: 3}
-    assert hand.settlement.next.total() == 0
+    assert hand.settlement is not None and hand.pot_settlement.reneges == {2: 3}
+    assert hand.tricks == {1: 0, 2: 2, 0: 3} and hand.pot_settlement.bourre == {1: 3}
+    assert hand.pot_settlement.pays == {1: 3, 2: 3} and hand.pot_settlement.taken == {0: 3}
+    assert hand.pot_settlement.next.total() == 0
 
 
 def test_a_renege_under_a_ruleset_without_a_penalty_only_is_reported() -> None:
@@ -432,7 +432,7 @@ def test_a_renege_under_a_ruleset_without_a_penalty_only_is_reported() -> None:
     hand.push(Play(1, PACK.index["5S"]))
     assert hand.force_play(Play(2, PACK.index["4C"])) is not None
     play_out(hand)
-    assert hand.is_over() and hand.settlement is not None and hand.settlement.reneges == {}
+    assert hand.is_over() and hand.settlement is not None and hand.pot_settlement.reneges == {}
 
 
 # --- settle and the ledger ------------------------------------------------------------------
@@ -554,10 +554,9 @@ def test_random_sessions_keep_a_consistent_ledger(players: int) -> None:
     for index, (name, rules) in enumerate(VARIANTS.items()):
         hands = random_session(rules, players, 6, compile_play, seed=players * 10 + index)
         for hand in hands:
-            done = hand.settlement
-            assert done is not None, name
+            done = hand.pot_settlement
             before, after = hand.ledger, done.next
-            assert after.total() == before.total() == 0
+            assert after.total() == before.total() == 0, name
             paid_in = (
                 sum(hand.paid.values()) + sum(done.bourre.values()) + sum(done.reneges.values())
             )
@@ -571,13 +570,22 @@ def test_random_sessions_keep_a_consistent_ledger(players: int) -> None:
             assert not any(a & b for i, a in enumerate(zones) for b in zones[i + 1 :])
 
 
-@pytest.mark.parametrize("name", sorted(shipped_trick_rulesets()))
+#: The shipped pot games (Bourré and its profiles); the points games have their own tests
+#: (tests/test_family_points.py).
+POT_GAMES = sorted(
+    n
+    for n in shipped_trick_rulesets()
+    if load_trick_ruleset(n).scoring.outcome.option == "most_tricks"
+)
+
+
+@pytest.mark.parametrize("name", POT_GAMES)
 def test_random_sessions_under_every_profile_keep_a_consistent_ledger(name: str) -> None:
     rules = load_trick_ruleset(name)
     for players in range(rules.table.seats.min, rules.table.seats.max + 1):
         for hand in random_session(rules, players, 3, None, seed=players):
-            done = hand.settlement
-            assert done is not None and done.next.total() == hand.ledger.total() == 0
+            done = hand.pot_settlement
+            assert done.next.total() == hand.ledger.total() == 0
             paid = sum(hand.paid.values()) + sum(done.bourre.values())
             assert hand.ledger.pot + paid + sum(done.reneges.values()) == done.won + done.next.pot
 

@@ -45,6 +45,9 @@ TWO, EIGHT, RENEGE = (
     PICTURES / "eight-seats.btn",
     PICTURES / "renege.btn",
 )
+#: A Barbu hand played as a layout (Domino from 10), and the worked Barbu hand (no hearts).
+DOMINO = ROOT / "tests" / "data" / "btn2" / "barbu-domino.btn"
+BARBU = ROOT / "tests" / "data" / "btn2" / "worked-barbu.btn"
 
 
 def run(*argv: str) -> tuple[int, str, str]:
@@ -68,6 +71,8 @@ MOMENTS = (
     ("ring-2", TWO, "h1.t3.p2"),
     ("ring-5", WORKED, "h1.t2.p3"),
     ("ring-8", EIGHT, "h1.t4.p5"),
+    ("barbu-no-hearts", BARBU, "h1.t5.p2"),
+    ("barbu-domino", DOMINO, "h1.m20"),
 )
 
 SNAPSHOT_MAKERS: dict[str, Callable[[], str]] = {
@@ -159,6 +164,27 @@ def test_a_counter_clockwise_table_keeps_its_seats_in_their_places() -> None:
     assert picture.seats == ("P1", "P2", "P3", "P4", "P5")  # clockwise, as the table lists them
     assert picture.direction == "counter_clockwise"
     assert "play goes counter-clockwise" in draw(picture)
+
+
+def test_a_domino_layout_is_drawn_in_the_middle_of_the_ring() -> None:
+    table = shown(DOMINO, "h1.m20")
+    assert table.contract == "domino from T by E" and table.to_play == "N"
+    assert dict(table.layout)["S"] == ("5S", "6S", "7S", "8S", "9S", "TS", "JS")
+    assert table.legal == ("9C",) and not table.on_table
+    text = draw(table, ascii=True)
+    assert "domino from T by E · 4 seats, play goes clockwise" in text
+    assert "S 5 6 7 8 9 10 J" in text and "N to play; legal: 9C" in text
+    page = shown_text(str(DOMINO), "h1.m20", "--format", "html")
+    assert page.count('class="layout-row"') == 4 and 'data-suit="S"' in page
+    code, out, _ = run("show", str(DOMINO), "h1.m1", "--ascii")  # E holds no ten: a knock
+    assert code == 0 and out.count(" ·") >= 4 and "E to play; legal: none" in out
+
+
+def test_a_points_games_caption_names_its_contract_and_declarer() -> None:
+    table = shown(BARBU, "h1.t5.p2")
+    assert table.contract == "no_hearts by E" and not table.layout
+    assert "no_hearts by E · 4 seats" in draw(table, ascii=True)
+    assert shown(BARBU, "h1.bid1").contract is None  # not chosen yet
 
 
 def test_show_draws_any_position_of_a_btn2_file() -> None:

@@ -154,7 +154,7 @@ def generic(name: str) -> Generic:
     table, scoring = ruleset.table, ruleset.scoring
     assert scoring.points_plain is not None and scoring.points_trump is not None
     return Generic(
-        pack=build_pack(table.deck, table.order_plain, table.order_trump),
+        pack=build_pack(table.deck, table.order_plain, table.order_trump or table.order_plain),
         ring=Ring.of_table(
             table.seats.names, table.direction.option, table.teams.option == "partners"
         ),

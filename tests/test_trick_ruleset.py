@@ -30,6 +30,10 @@ from baloot_conformance.rules.ruleset import canonical_json
 
 BOURRE_TEXT = spec_path("rulesets", "bourre.yaml").read_text(encoding="utf-8")
 BOURRE_PROFILES = ["cajun", "cpusonicatt", "eighty", "hoyle", "jorisl", "seed", "wikipedia", "wkc"]
+#: The other games of the family, with their profiles.
+FAMILY_GAMES = ["barbu", "barbu-app", "barbu-seed", "barbu-trictrac", "barbu-wikipedia", "hearts"]
+#: Each game's common rules, which its profiles extend.
+GAMES = ("bourre", "barbu", "hearts")
 #: Baloot's shipped rulesets, exactly: the trick family's files must not join them.
 BALOOT_IDS = [
     "saudi",
@@ -88,9 +92,9 @@ def line_of(text: str, anchor: str) -> int:
 # --- the shipped files and the dispatch ----------------------------------------------------
 
 
-def test_the_shipped_trick_rulesets_are_bourre_and_its_profiles() -> None:
+def test_the_shipped_trick_rulesets_are_bourre_barbu_hearts_and_their_profiles() -> None:
     assert sorted(shipped_trick_rulesets()) == sorted(
-        ["bourre", *(f"bourre-{p}" for p in BOURRE_PROFILES)]
+        ["bourre", *(f"bourre-{p}" for p in BOURRE_PROFILES), *FAMILY_GAMES]
     )
 
 
@@ -98,7 +102,9 @@ def test_the_shipped_trick_rulesets_are_bourre_and_its_profiles() -> None:
 def test_every_shipped_trick_ruleset_loads(name: str) -> None:
     ruleset = load_trick_ruleset(name)
     assert ruleset.id == name and ruleset.format == "trick-ruleset/1"
-    assert ruleset.lineage == ((name,) if name == "bourre" else (name, "bourre"))
+    game = name.split("-")[0]
+    assert game in GAMES
+    assert ruleset.lineage == ((name,) if name == game else (name, game))
     assert load_trick_ruleset(f"{name}@1").digest == ruleset.digest
     for rule in ruleset.iter_rules():
         assert rule.statement and rule.sources, rule.id
@@ -183,7 +189,8 @@ def test_an_unknown_id_suggests_a_shipped_one() -> None:
 
 def test_typed_values(bourre: TrickRuleset) -> None:
     assert len(bourre.table.deck.ranks) * len(bourre.table.deck.suits) == 52
-    assert bourre.table.order_trump.order[0] == "A" and bourre.table.seats.max == 8
+    assert bourre.table.order_trump is not None and bourre.table.order_trump.order[0] == "A"
+    assert bourre.table.seats.max == 8
     assert bourre.phases.pipeline.kinds == ("ante", "deal", "draw", "tricks", "settle")
     assert bourre.contracts["bourre"].trump == "faceup_suit"
     assert bourre.phases.ante is not None and bourre.phases.ante.exempt == ("tie_leaders", "bourre")
@@ -225,6 +232,12 @@ DIGESTS = {
     "bourre-seed": "f6f9e943694a6b93",
     "bourre-wikipedia": "34eeaf4fcbf7c1f0",
     "bourre-wkc": "3d3f33b1ff9b2907",
+    "barbu": "c0a1055a73d5f2b0",
+    "barbu-app": "97401e3c0ec8f40a",
+    "barbu-seed": "1ce4cb253ad2795b",
+    "barbu-trictrac": "941325e028a72fe5",
+    "barbu-wikipedia": "041269728a7c4e06",
+    "hearts": "295b73a53432d717",
 }
 
 
@@ -595,3 +608,33 @@ def test_a_file_that_is_not_utf8_or_not_a_mapping(tmp_path: Path) -> None:
     assert str(error_of(bad).location).endswith("bad.yaml:2:5")
     error = error_of(write(tmp_path, "- a\n- b\n"))
     assert error.message == "a ruleset must be a mapping of keys to values"
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "rule"),
+    [
+        ("play.head", {"statement": "s", "sources": ["SEED-003"], "stage": "beat",
+                       "target": "winning", "opponent_winning": "any"}),
+        ("play.head", {"statement": "s", "sources": ["SEED-003"], "stage": "beet"}),
+        ("phases.tricks", {"statement": "s", "sources": ["SEED-003"], "count": 4}),
+        ("phases.tricks", {"statement": "s", "sources": ["SEED-003"], "count": "five"}),
+        ("contracts.bourre", {"statement": "s", "sources": ["SEED-003"], "trump": "named"}),
+        ("contracts.bourre", {"statement": "s", "sources": ["SEED-003"], "trump": "nah"}),
+        ("play.obligations", {"statement": "s", "sources": ["SEED-003"], "tree": "none"}),
+        ("game.kind", {"statement": "s", "sources": ["SEED-003"], "option": "session", "x": 1}),
+    ],
+)  # fmt: skip
+def test_a_derived_rulesets_schema_check_is_the_whole_schemas_verdict(
+    bourre: TrickRuleset, rule_id: str, rule: dict[str, object]
+) -> None:
+    """A variant is checked on the rules it replaces only: the same verdict, the same places."""
+    from baloot_conformance.family.rules.validation import changed_rule_problems, schema_problems
+    from baloot_conformance.rules.shared_loading import Document
+
+    data = json.loads(json.dumps(bourre.document))
+    section, _, name = rule_id.partition(".")
+    data[section][name] = rule
+    doc = Document("<x>", data)
+    whole, part = schema_problems(doc), changed_rule_problems(doc, [rule_id])
+    assert bool(whole) == bool(part)
+    assert [p.message for p in whole] == [p.message for p in part]

@@ -202,7 +202,7 @@ def _said(expect: Expectation) -> str:
 
 def build(scenario: Scenario, seed: int) -> tuple[str, dict[str, Expectation]] | None:
     """The fixture of ``scenario`` from ``seed``, or ``None`` when that seed does not show it."""
-    rulesets = trick_rulesets()
+    rulesets = trick_rulesets(BASE)
     rules = rulesets[scenario.ruleset]
     players = scenario.players[seed % len(scenario.players)]
     if not rules.table.seats.min <= players <= rules.table.seats.max:
@@ -318,8 +318,8 @@ def metadata(
 
 def changed_rules(profile: str) -> list[str]:
     """The rules ``profile`` reads otherwise than bourre, in document order."""
-    base = trick_rulesets()[BASE].document
-    doc = trick_rulesets()[profile].document
+    base = trick_rulesets(BASE)[BASE].document
+    doc = trick_rulesets(BASE)[profile].document
     return [
         f"{section}.{name}"
         for section in ("table", "phases", "play", "scoring", "game")
@@ -332,8 +332,8 @@ def changed_rules(profile: str) -> list[str]:
 def variant(profile: str, rule_id: str) -> TrickRuleset:
     """bourre with ``rule_id`` read as ``profile`` reads it, and nothing else changed."""
     section, _, name = rule_id.partition(".")
-    rule = trick_rulesets()[profile].document[section][name]
-    found = isolate_trick(trick_rulesets()[BASE], {rule_id: rule})
+    rule = trick_rulesets(BASE)[profile].document[section][name]
+    found = isolate_trick(trick_rulesets(BASE)[BASE], {rule_id: rule})
     assert found is not None, (profile, rule_id)
     return found
 
@@ -352,9 +352,9 @@ def build_profile(
     (``fail``). The fixture is written for bourre (its table); ``readings`` say the rest."""
     players, hands, pot = session_shape(seed)
     one = variant(profile, rule_id)
-    base = trick_rulesets()[BASE]
+    base = trick_rulesets(BASE)[BASE]
     play_under, other = (one, base) if direction == "pass" else (base, one)
-    seats = trick_rulesets()[profile].table.seats
+    seats = trick_rulesets(BASE)[profile].table.seats
     if not play_under.table.seats.min <= players <= play_under.table.seats.max:
         return None
     if rule_id != "table.seats" and not seats.min <= players <= seats.max:
@@ -397,7 +397,7 @@ def search_profiles(tries: int) -> dict[str, list[object]]:
     """Fixture id -> [seed], one per profile, rule it changes and direction that a seed
     shows."""
     found: dict[str, list[object]] = {}
-    for profile in trick_rulesets():
+    for profile in trick_rulesets(BASE):
         if profile == BASE:
             continue
         for rule_id in changed_rules(profile):

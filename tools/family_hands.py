@@ -201,8 +201,8 @@ def statements(played: Played, first: bool) -> list[Stmt]:
     if plays:
         out.append(["trick", trick, plays, None])
     out += penalties
-    settlement = hand.settlement
-    if settlement is not None:
+    if hand.is_over():
+        settlement = hand.pot_settlement
         seats = sorted(hand.tricks)
         if seats:
             out.append(["claim", "tricks", [(names[s], hand.tricks[s]) for s in seats]])
@@ -270,11 +270,12 @@ def render(ruleset: str, names: Sequence[str], hands: list[list[Stmt]], meta: st
 # --- outcomes --------------------------------------------------------------------------------
 
 
-def outcomes(text: str) -> tuple[dict[str, Expectation], dict[str, Trace]]:
-    """The verdict of a text under every shipped trick ruleset, and each replay's trace."""
+def outcomes(text: str, game: str = "bourre") -> tuple[dict[str, Expectation], dict[str, Trace]]:
+    """The verdict of a text under every shipped trick ruleset of ``game`` (its common rules'
+    id), and each replay's trace."""
     found: dict[str, Expectation] = {}
     traces: dict[str, Trace] = {}
-    for name, rules in trick_rulesets().items():
+    for name, rules in trick_rulesets(game).items():
         verdicts, trace, error = run_family_text(text, "(fixture)", rules)
         traces[name] = trace
         if error is not None:

@@ -115,5 +115,37 @@ def run_family_coverage(args: argparse.Namespace, paths: Sequence[Path], stdout:
     else:
         stdout.write(render_text(coverage))
         if rows:
-            stdout.write(render_witnesses(rows))
+            stdout.write(render_witnesses(rows, ruleset.id))
     return _EXIT_INVALID if coverage.uncovered else _EXIT_OK
+
+
+def family_export(path: Path, form: str) -> tuple[str, str, dict[str, object]]:
+    """A BTN 2 fixture as ``fixtures export`` writes it: its file name below the export (its
+    game and area), its text (BTN 2, or its JSON form; a fixture of a syntax error stays
+    BTN 2, the text the reader must refuse) and its manifest entry (with the verdict
+    expected under each ruleset of its game, ``readings``)."""
+    from baloot_conformance.corpus.family_fixtures import ruleset_for
+    from baloot_conformance.family.btn.json_form import to_json_text
+    from baloot_conformance.family.btn.reader import read_btn2
+
+    fixture = load_family_fixture(path)
+    game = load_trick_ruleset(fixture.ruleset_id).lineage[-1]
+    if fixture.expect.syntax_error is not None:
+        form = "btn"  # a text the reader refuses has no JSON form: it is exported as it is
+    name = f"{game}/{fixture.area}/{fixture.id}.{form}"
+    if form == "btn":
+        text = fixture.text
+    else:
+        text = to_json_text(read_btn2(fixture.text, str(path), ruleset_for))
+    entry: dict[str, object] = {
+        "id": fixture.id,
+        "file": name,
+        "area": fixture.area,
+        "ruleset": dict(fixture.metadata["ruleset"]),
+        "rules": list(fixture.rules),
+        "expect": fixture.expect.to_json(),
+        "readings": {k: v.to_json() for k, v in readings(fixture).items()},
+        "status": fixture.status,
+        "features": [],
+    }
+    return name, text, entry

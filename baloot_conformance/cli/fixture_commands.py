@@ -227,16 +227,28 @@ def run_export(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from baloot_conformance.corpus.export import MANIFEST, manifest_entry
     from baloot_conformance.corpus.fixtures import load_fixture
 
-    fixtures = [load_fixture(path) for path in _paths(args.paths)]
+    paths = _paths(args.paths)
+    fixtures = [load_fixture(path) for path in paths if not _is_btn2(path)]
+    family = [path for path in paths if _is_btn2(path)]
+    exported = []
+    if family:  # the trick family's (BTN 2), imported only when there are some
+        from baloot_conformance.cli.family_fixtures import family_export
+
+        exported = [family_export(path, args.format) for path in family]
     target = Path(args.to)
     _prepare(target)
-    entries = []
+    entries: list[dict[str, object]] = []
     for fixture in fixtures:
         name = f"{fixture.area}/{fixture.id}.{args.format}"
         (target / fixture.area).mkdir(parents=True, exist_ok=True)
         with replaced(target / name) as out:
             out.write(_exported_text(fixture, args.format))
         entries.append(manifest_entry(fixture, name))
+    for name, text, entry in exported:
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        with replaced(target / name) as out:
+            out.write(text)
+        entries.append(entry)
     manifest = {"kind": _EXPORT_KIND, "format": args.format, "fixtures": entries}
     with replaced(target / MANIFEST) as out:
         out.write(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")

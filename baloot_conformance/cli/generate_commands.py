@@ -27,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "  baloot-conformance generate --contracts sun=1,hokum=3 --raise-chance 0.8 --games 20\n"
         "  baloot-conformance generate --ruleset my-rules.yaml --sawa 0.2 --fouls 0.1 "
         "--foul-calls 0.5 --kawesh 0.5 --rich-deals\n"
-        "  baloot-conformance generate --ruleset bourre --players 5 --hands 10 --seed 3",
+        "  baloot-conformance generate --ruleset bourre --players 5 --hands 10 --seed 3\n"
+        "  baloot-conformance generate --ruleset barbu --seed 3 --games 2",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     generate.add_argument("--ruleset", metavar="ID|PATH", default="saudi", help="default saudi")
@@ -37,8 +38,8 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "--hands",
         type=int,
         metavar="N",
-        help="stop each game after N hands (default: play to the end; a trick ruleset's "
-        f"session: {_FAMILY_HANDS})",
+        help="stop each game after N hands (default: play to the end: Barbu's 28 hands, "
+        f"Hearts' to 100; a Bourré session: {_FAMILY_HANDS})",
     )
     generate.add_argument(
         "--players",
@@ -92,6 +93,8 @@ _TALK_FLAGS = {
 
 #: A trick ruleset's session when ``--hands`` and ``--players`` are not given.
 _FAMILY_HANDS, _FAMILY_PLAYERS = 10, 5
+#: The most hands a game played to its target runs (Hearts' ends at 100 well before).
+_GAME_TO_TARGET = 1000
 
 #: Baloot's options that mean nothing under a trick ruleset, with their defaults.
 _BALOOT_ONLY = {
@@ -175,6 +178,16 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return _EXIT_OK
 
 
+def _whole_game(rules: Any) -> int:
+    """The hands ``generate`` writes by default under a trick ruleset: a whole game where the
+    game has an end (Barbu's 28 hands; Hearts' to 100, at most a long run), else a session of
+    :data:`_FAMILY_HANDS`."""
+    kind = rules.game.kind
+    if kind.option == "schedule" and kind.hands is not None:
+        return int(kind.hands)
+    return _GAME_TO_TARGET if kind.option == "target" else _FAMILY_HANDS
+
+
 def _generate_family(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``generate`` under a trick ruleset: BTN 2 sessions (the family, imported only here)."""
     from baloot_conformance.family.corpus.generate import generate_games
@@ -196,12 +209,13 @@ def _generate_family(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         players = min(max(_FAMILY_PLAYERS, seats.min), seats.max)
     if not seats.min <= players <= seats.max:
         print(
-            f"error: --players {players}: {rules.id} is played by {seats.min} to {seats.max} "
-            "players",
+            f"error: --players {players}: {rules.id} is played by "
+            + (f"{seats.min}" if seats.min == seats.max else f"{seats.min} to {seats.max}")
+            + " players",
             file=err,
         )
         return _EXIT_USAGE
-    hands = args.hands if args.hands is not None else _FAMILY_HANDS
+    hands = args.hands if args.hands is not None else _whole_game(rules)
     chunks = generate_games(rules, players, hands, args.seed, args.games, legal=args.legal)
     if args.output:
         with replaced(args.output) as stream:

@@ -288,11 +288,14 @@ def _diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _disagreements(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from baloot_conformance.compare.disagreements import disagreements_markdown
+    from baloot_conformance.family.compare.disagreements import family_disagreements_markdown
 
     # The output is checked before the search, which takes minutes.
     target = replaced(args.output) if args.output else contextlib.nullcontext(out)
     with target as stream:
-        stream.write(disagreements_markdown(progress=lambda line: print(line, file=err)))
+        say = lambda line: print(line, file=err)  # noqa: E731
+        stream.write(disagreements_markdown(progress=say))
+        stream.write(family_disagreements_markdown(progress=say))
     return _EXIT_OK
 
 

@@ -31,6 +31,8 @@ examples:
       --without sawa,fouls" --fixtures 'claims.*,play.fouls.*' --generated 0
   baloot-conformance suite --engine ./my-adapter --expectations baloot-expectations.yaml \\
       --format junit --output conformance.xml
+  baloot-conformance suite --engine "python -m baloot_conformance.suite.reference_adapter \\
+      --protocol 2" --fixtures 'bourre.*'
 {diagnosis}
 verdicts: pass, fail (the first diverging observable, with the rule), error (the engine
 crashed, hung or answered garbage, or its answers differ under --repeat), skip, unsupported
@@ -48,6 +50,9 @@ stale or expired, and some case was checked (passed or failed); 1 otherwise; 2 u
 unreadable expectations file, or an engine that cannot start (the report says why).
 With --baseline FILE, 1 only when a case regressed since FILE or the run went wrong (a
 failure FILE holds passes the gate; see 'baloot-conformance diff --help').
+protocol versions: an engine that answers the handshake with "protocol": 2 speaks version 2
+(BTN 2: the trick family's fixtures, Bourre, Barbu, Hearts, under every ruleset each is read
+under); --protocol 1 or 2 insists on one.
 The protocol: docs/protocol.md.
 """.replace("{diagnosis}", diagnosis.EPILOG)
 
@@ -150,6 +155,14 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         help="text report: a line for every case (by default passes are counted, and "
         "unsupported and skipped cases given as one line per reason)",
     )
+    suite.add_argument(
+        "--protocol",
+        choices=("auto", "1", "2"),
+        default="auto",
+        help="the adapter protocol's version: 1 (Baloot, BTN 1), 2 (the trick family, BTN 2: "
+        "Bourre, Barbu, Hearts fixtures), or auto (the default: version 1's handshake, and an "
+        'engine that answers it with "protocol": 2 speaks version 2)',
+    )
     diagnosis.add_options(suite)
     suite.set_defaults(handler=_suite)
 
@@ -204,8 +217,13 @@ def _suite_run(args: argparse.Namespace, out: TextIO, err: TextIO, trace: Any) -
     if args.update_expectations and not args.expectations:
         print("error: --update-expectations needs --expectations FILE", file=err)
         return _EXIT_USAGE
-    if args.ruleset:
+    protocol = _PROTOCOLS[args.protocol]
+    trick_ruleset = bool(args.ruleset) and _is_trick_ruleset(args.ruleset, protocol)
+    if args.ruleset and not trick_ruleset:
         load_ruleset(args.ruleset)  # an unknown ruleset is a usage error, before any work
+    if args.smoke and protocol == 2:
+        print("error: --smoke is version 1's (Baloot): not with --protocol 2", file=err)
+        return _EXIT_USAGE
     entries = []
     if args.expectations:
         entries = expectations.load(args.expectations, missing_ok=args.update_expectations)
@@ -220,26 +238,47 @@ def _suite_run(args: argparse.Namespace, out: TextIO, err: TextIO, trace: Any) -
             check_target(target, read)
     if args.update_expectations:
         check_target(args.expectations, [])
+    cases = []
     if args.smoke:
         cases = diagnosis.smoke_cases(args)
-    else:
+    elif protocol != 2 and not trick_ruleset:
         cases = fixture_cases(args.fixtures, args.ruleset)
         cases += generated_cases(args.ruleset or "saudi", args.generated, args.seed)
-    if not cases:
+    family = None
+    if not cases and protocol != 1 and not args.smoke:
+        family = _family_cases(args)
+    if not cases and not family:
         print(f"error: no case selected (--fixtures {args.fixtures!r})", file=err)
         return _EXIT_USAGE
     try:
-        engine = _handshake(args.engine, args.timeout, trace)
+        engine, version = _handshake(args.engine, args.timeout, trace, protocol)
     except _NoStart as exc:
         run = SuiteRun(__version__, args.engine, None, [], fatal=exc.message)
         if args.output or args.format != "text":  # else the report on stdout says it
             print(f"error: {exc.message}", file=err)
         _write(args, run, out, write_report, err)
         return _EXIT_USAGE
+    if version == 2:  # the trick family's fixtures, whatever version 1 would have run
+        if args.smoke:
+            print("error: --smoke is version 1's (Baloot); the engine speaks 2", file=err)
+            return _EXIT_USAGE
+        cases = family if family is not None else _family_cases(args)
+        if not cases:
+            print(f"error: no case selected (--fixtures {args.fixtures!r})", file=err)
+            return _EXIT_USAGE
+    elif not cases:
+        print(f"error: no case selected (--fixtures {args.fixtures!r})", file=err)
+        return _EXIT_USAGE
     progress = Progress(diagnosis.progress_stream(args, err), "cases", every=1, total=len(cases))
     results: list[CaseResult] = []
     running = run_cases(
-        cases, args.engine, args.timeout, diagnosis.jobs(args), trace=trace, repeat=args.repeat
+        cases,
+        args.engine,
+        args.timeout,
+        diagnosis.jobs(args),
+        trace=trace,
+        repeat=args.repeat,
+        protocol=version,
     )
     with contextlib.closing(running):
         for result in running:  # closed on Ctrl-C or SIGTERM: it ends its engines
@@ -336,8 +375,33 @@ def _no_start(command: str, exc: EngineFailure) -> str:
     return "\n".join(lines)
 
 
-def _handshake(command: str, timeout: float, trace: Any = None) -> dict[str, Any]:
-    """The engine's handshake, for the report's header.
+_PROTOCOLS = {"auto": 0, "1": 1, "2": 2}
+"""``--protocol``'s values as :class:`~baloot_conformance.suite.engine_process.Engine` takes
+them (0: the engine's answer chooses)."""
+
+
+def _is_trick_ruleset(reference: str, protocol: int) -> bool:
+    """Whether ``--ruleset`` names a shipped trick ruleset (version 2's), rather than a
+    Baloot one: under ``--protocol 2`` it must (an unknown one is a usage error)."""
+    from baloot_conformance.family.rules.loading import load_trick_ruleset, shipped_trick_rulesets
+
+    if protocol == 2:
+        load_trick_ruleset(reference)
+        return True
+    return protocol == 0 and reference in shipped_trick_rulesets()
+
+
+def _family_cases(args: argparse.Namespace) -> list[Any]:
+    """The trick family's cases ``--fixtures`` and ``--ruleset`` select (version 2)."""
+    from baloot_conformance.suite.family_cases import family_cases
+
+    return family_cases(args.fixtures, args.ruleset)
+
+
+def _handshake(
+    command: str, timeout: float, trace: Any = None, protocol: int = 1
+) -> tuple[dict[str, Any], int]:
+    """The engine's handshake, for the report's header, and the protocol version it speaks.
 
     Raises:
         _NoStart: the engine does not answer it (no case is run: each would fail the same).
@@ -345,7 +409,7 @@ def _handshake(command: str, timeout: float, trace: Any = None) -> dict[str, Any
     from baloot_conformance.check.features import ordered
     from baloot_conformance.suite.engine_process import Engine, EngineFailure
 
-    engine = Engine(command, timeout, [trace] if trace is not None else [])
+    engine = Engine(command, timeout, [trace] if trace is not None else [], protocol)
     try:
         info = engine.start()
     except EngineFailure as exc:
@@ -359,4 +423,4 @@ def _handshake(command: str, timeout: float, trace: Any = None) -> dict[str, Any
         "rulesets": list(info.rulesets),
         "capabilities": sorted(info.capabilities),
         "features": ordered(info.features),
-    }
+    }, info.protocol

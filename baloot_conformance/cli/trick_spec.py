@@ -9,6 +9,7 @@ so that both families' diffs read alike in every format.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -112,20 +113,37 @@ def infer(
     files: list[str], rulesets: str | None, fmt: str, quiet: bool, out: TextIO, err: TextIO
 ) -> bool:
     """``infer`` on BTN 2 files; whether the best ruleset passes every hand."""
-    names = rulesets.split(",") if rulesets else list(shipped_trick_rulesets())
-    candidates: list[TrickRuleset] = [load_trick_ruleset(n.strip()) for n in names if n.strip()]
-    if not candidates:
-        raise UnreadableInputError("--rulesets names no ruleset")
     transcripts = []
     for name in files:
         try:
             transcripts.append((name, Path(name).read_text("utf-8")))
         except (OSError, UnicodeDecodeError) as exc:
             raise UnreadableInputError(f"cannot read {name}: {exc}") from None
+    names = rulesets.split(",") if rulesets else _family_of(transcripts)
+    candidates: list[TrickRuleset] = [load_trick_ruleset(n.strip()) for n in names if n.strip()]
+    if not candidates:
+        raise UnreadableInputError("--rulesets names no ruleset")
     say = None if quiet else (lambda line: print(line, file=err))
     result = infer_trick(transcripts, candidates, progress=say)
     out.write(inference_json(result) if fmt == "json" else inference_text(result))
     return result.ranking[0].failed == 0
+
+
+_RULESET_TAG = re.compile(r'^\[Ruleset[ \t]+"([a-z0-9_-]+)', re.MULTILINE)
+
+
+def _family_of(transcripts: list[tuple[str, str]]) -> list[str]:
+    """The default candidates of ``infer``: the shipped trick rulesets of the games the files
+    name in their ``[Ruleset]`` tags (a game's common rules and its profiles), or every
+    shipped one when a file names none the kit ships."""
+    shipped = list(shipped_trick_rulesets())
+    games: set[str] = set()
+    for _, text in transcripts:
+        found = _RULESET_TAG.search(text)
+        if found is None or found.group(1) not in shipped:
+            return shipped
+        games.add(load_trick_ruleset(found.group(1)).lineage[-1])
+    return [n for n in shipped if load_trick_ruleset(n).lineage[-1] in games]
 
 
 def inference_text(result: TrickInference) -> str:

@@ -121,11 +121,11 @@ def option_witnesses(
     return rows
 
 
-def render_witnesses(rows: Sequence[OptionWitnesses]) -> str:
+def render_witnesses(rows: Sequence[OptionWitnesses], base_id: str = "bourre") -> str:
     """The option table as text: each profile's changed rule and its witnesses."""
     lines = [
         "",
-        "option values told apart (profile allows / profile refuses what bourre does not):",
+        f"option values told apart (profile allows / profile refuses what {base_id} does not):",
     ]
     width = max((len(f"{r.profile} {r.rule_id}") for r in rows), default=0)
     for row in rows:

@@ -50,6 +50,8 @@ from baloot_conformance.rules.strict_yaml import yaml_key_locations
 
 #: The folder of the trick family's fixtures, below the corpus root.
 FAMILY_FOLDER = "bourre"
+#: Each game's folder of fixtures (``fixtures/<game>/<area>/<id>.btn``).
+FAMILY_FOLDERS = ("bourre", "barbu", "hearts")
 
 #: The areas of the family's rules, one folder each; the other folders are a profile's id.
 FAMILY_AREAS = ("table", "contracts", "phases", "play", "scoring", "game")
@@ -64,14 +66,22 @@ def metadata_schema() -> dict[str, Any]:
     return schema
 
 
-def family_root() -> Path:
-    """``fixtures/bourre/`` of the checkout (or of the installed package)."""
-    return corpus_root() / FAMILY_FOLDER
+def family_root(game: str = FAMILY_FOLDER) -> Path:
+    """``fixtures/<game>/`` of the checkout (or of the installed package): Bourré's by
+    default."""
+    return corpus_root() / game
+
+
+def family_roots() -> list[Path]:
+    """Every game's fixture folder."""
+    return [family_root(game) for game in FAMILY_FOLDERS]
 
 
 def family_fixture_paths(root: Path | None = None) -> list[Path]:
-    """The family's fixture files (``<area>/<id>.btn`` below ``root``), in a stable order."""
-    return sorted((root or family_root()).glob("*/*.btn"))
+    """The family's fixture files (``<area>/<id>.btn`` below ``root``; below every game's
+    folder by default), in a stable order."""
+    roots = [root] if root is not None else family_roots()
+    return sorted(path for folder in roots for path in folder.glob("*/*.btn"))
 
 
 def readings(fixture: Fixture) -> dict[str, Expectation]:
@@ -130,9 +140,12 @@ def load_family_corpus(root: Path | None = None) -> list[Fixture]:
     return [load_family_fixture(path) for path in family_fixture_paths(root)]
 
 
-def trick_rulesets() -> Mapping[str, TrickRuleset]:
-    """Every shipped trick ruleset, by id."""
-    return {name: _load(name) for name in sorted(shipped_trick_rulesets())}
+def trick_rulesets(game: str | None = None) -> Mapping[str, TrickRuleset]:
+    """Every shipped trick ruleset by id, or those of ``game`` (its common rules' id)."""
+    every = {name: _load(name) for name in sorted(shipped_trick_rulesets())}
+    if game is None:
+        return every
+    return {name: r for name, r in every.items() if r.lineage[-1] == game}
 
 
 @cache
@@ -198,6 +211,9 @@ def run_family_text(
         error = exc
     for verdict in verdicts:  # a check that failed decided too: the rule it cites
         trace.hit(*(d.rule_id for d in verdict.divergences if d.rule_id))
+        cited = (verdict.error or "").partition(":")[0]
+        if verdict.status == "error" and "." in cited and " " not in cited:
+            trace.hit(cited)  # a hand that could not start: the rule that refused it
     return tuple(verdicts), trace, error
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from baloot_conformance.corpus.family_fixtures import (
     FAMILY_AREAS,
     FamilyRun,
-    family_root,
+    family_roots,
     load_family_fixture,
     readings,
     ruleset_for,
@@ -62,7 +62,7 @@ def _lint_fixture(fixture: Fixture, seen: dict[str, Path]) -> Iterator[LintProbl
         yield LintProblem(fixture.where("id"), f"the id {fid!r} is also used by {seen[fid]}")
     seen.setdefault(fid, fixture.path)
     rulesets = trick_rulesets()
-    in_corpus = fixture.path.resolve().is_relative_to(family_root().resolve())
+    in_corpus = any(fixture.path.resolve().is_relative_to(r.resolve()) for r in family_roots())
     if in_corpus and fixture.area not in FAMILY_AREAS and fixture.area not in rulesets:
         yield LintProblem(
             fixture.where(),

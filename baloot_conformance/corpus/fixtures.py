@@ -219,20 +219,21 @@ def fixture_paths(root: Path) -> list[Path]:
     return sorted(root.glob("*/*.btn"))
 
 
-#: The folder of the trick family's BTN 2 fixtures (``fixtures/bourre/``): not Baloot's corpus.
-FAMILY_FOLDER = "bourre"
+#: The folders of the trick family's BTN 2 fixtures (``fixtures/bourre/`` ...): not Baloot's
+#: corpus.
+FAMILY_FOLDERS = ("bourre", "barbu", "hearts")
 
 
 def baloot_fixture_files(root: Path | None = None) -> list[Path]:
     """Every BTN 1 file below ``root`` (the shipped corpus by default), in a stable order:
     what the Baloot tools and tests that take "every fixture" read. The trick family's
-    fixtures (``bourre/``, BTN 2) are left out, and so is any other file whose first line is
-    ``%btn 2``."""
+    fixtures (``bourre/``, ``barbu/``, ``hearts/``: BTN 2) are left out, and so is any other
+    file whose first line is ``%btn 2``."""
     base = root or corpus_root()
-    family = base / FAMILY_FOLDER
+    families = [base / folder for folder in FAMILY_FOLDERS]
     found = []
     for path in sorted(base.rglob("*.btn")):
-        if path.is_relative_to(family) or _starts_btn2(path):
+        if any(path.is_relative_to(f) for f in families) or _starts_btn2(path):
             continue
         found.append(path)
     return found

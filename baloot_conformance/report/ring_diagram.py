@@ -63,7 +63,16 @@ def _seat_block(table: RingTable, index: int, pen: _Pen) -> list[str]:
 
 
 def _trick_block(table: RingTable, pen: _Pen) -> list[str]:
-    """The trick's cards in the order they were played, the card the picture is about last."""
+    """The trick's cards in the order they were played, the card the picture is about last;
+    a layout's rows instead in a layout (Domino)."""
+    if table.layout:
+        rows = [
+            f"{pen.suit(suit)} {' '.join(rank(c) for c in laid) or '·'}"
+            for suit, laid in table.layout
+        ]
+        if table.played is not None and table.to_play is not None:
+            rows.append(f"{table.to_play} {pen.card(table.played, played=True, full=True)}")
+        return rows
     shown = [f"{seat} {pen.card(card, full=True)}" for seat, card in table.on_table]
     if table.played is not None and table.to_play is not None:
         shown.append(f"{table.to_play} {pen.card(table.played, played=True, full=True)}")

@@ -81,7 +81,8 @@ def caption(table: Any, suit: Any, card: Any) -> tuple[str, str]:
             head += f" (face-up {card(table.faceup)})"
     way = str(table.direction).replace("_", "-")
     seats: Sequence[str] = table.seats
+    what = f"pot {table.pot}" if getattr(table, "contract", None) is None else table.contract
     return (
         f"{head} · dealer {table.dealer}",
-        f"pot {table.pot} · {len(seats)} seats, play goes {way}",
+        f"{what} · {len(seats)} seats, play goes {way}",
     )

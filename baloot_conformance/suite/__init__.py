@@ -12,5 +12,9 @@ behind the protocol (``python -m baloot_conformance.suite.reference_adapter``);
 :mod:`~baloot_conformance.suite.smoke` holds ``--smoke``'s fixed selection and the command
 that reruns one case, :mod:`~baloot_conformance.suite.trace` the protocol trace of a run,
 :mod:`~baloot_conformance.suite.repeat` the repeated runs that catch an engine whose
-answers differ.
+answers differ. The protocol's version 2 carries the trick family's BTN 2 fixtures:
+:mod:`~baloot_conformance.suite.protocol2` defines its messages,
+:mod:`~baloot_conformance.suite.family_cases` runs and judges its cases,
+:mod:`~baloot_conformance.suite.family_truth` says what the family's reference engine answers,
+and :mod:`~baloot_conformance.suite.family_reference_adapter` answers with it.
 """

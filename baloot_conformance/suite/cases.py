@@ -60,6 +60,9 @@ class Case:
     perft: str = ""
     """The position of the perft count the engine is asked for (``h1.t5.p1``), one its
     fixture records: the case is then that ``perft`` request alone."""
+    protocol: int = 1
+    """The protocol version that carries it: 1 for Baloot (BTN 1), 2 for a fixture of the
+    trick family (BTN 2, :mod:`~baloot_conformance.suite.family_cases`)."""
 
     @property
     def where(self) -> str:

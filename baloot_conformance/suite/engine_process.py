@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Literal, Protocol
 
 from baloot_conformance.check import features as features_
+from baloot_conformance.suite import protocol2
 from baloot_conformance.suite.protocol import PROTOCOL, answer_problem
 from baloot_conformance.version import __version__
 
@@ -83,6 +84,8 @@ class EngineInfo:
     :func:`declared_features` reads its handshake."""
     declared: bool = False
     """Whether the handshake listed its ``features`` (else it is taken to have them all)."""
+    protocol: int = PROTOCOL
+    """The protocol version it speaks: 1 (BTN 1, Baloot) or 2 (BTN 2, the trick family)."""
 
 
 def declared_features(answer: dict[str, Any]) -> frozenset[str]:
@@ -113,10 +116,18 @@ class Engine:
     """One engine adapter, started on first use, restarted after each failure."""
 
     def __init__(
-        self, command: str, timeout: float = 10.0, listeners: Sequence[Listener] = ()
+        self,
+        command: str,
+        timeout: float = 10.0,
+        listeners: Sequence[Listener] = (),
+        protocol: int = PROTOCOL,
     ) -> None:
         self.command = command
         self.timeout = timeout
+        self.protocol = protocol
+        """The version asked for: 1 or 2, or 0 to let the engine's answer choose (the
+        handshake is version 1's, and an engine that answers ``"protocol": 2`` speaks 2)."""
+        self._speaks = PROTOCOL if protocol != protocol2.PROTOCOL2 else protocol2.PROTOCOL2
         self.listeners = list(listeners)
         """Who hears every message, standard error line and failure (:class:`Listener`)."""
         self.context: Any = None
@@ -190,7 +201,8 @@ class Engine:
             return self.info
         try:
             self._process = self._spawn()
-            answer = self._exchange({"cmd": "start", "protocol": PROTOCOL, "kit": __version__})
+            asked = protocol2.PROTOCOL2 if self.protocol == protocol2.PROTOCOL2 else PROTOCOL
+            answer = self._exchange({"cmd": "start", "protocol": asked, "kit": __version__})
         except EngineFailure as exc:
             self.kill()
             self._failed_starts += 1
@@ -198,6 +210,17 @@ class Engine:
             if self._failed_starts >= 2:
                 self.broken = f"{failure} (twice in a row: the engine is not started again)"
             raise failure from None
+        if answer["protocol"] == protocol2.PROTOCOL2:
+            self.info = EngineInfo(
+                name=answer["engine"]["name"],
+                version=answer["engine"]["version"],
+                rulesets=tuple(answer["rulesets"]),
+                capabilities=frozenset(answer["capabilities"]),
+                language=answer["engine"].get("language"),
+                features=frozenset(),
+                protocol=protocol2.PROTOCOL2,
+            )
+            return self.info
         self.info = EngineInfo(
             name=answer["engine"]["name"],
             version=answer["engine"]["version"],
@@ -306,15 +329,33 @@ class Engine:
                 "for answers only; log to standard error)",
             ) from None
         self._heard("engine→kit", answer if isinstance(answer, dict) else None, _text(line))
-        wrong = answer_problem(command, answer)
+        version = self._speaks
+        if command == "start":
+            version = self._version_of(answer)
+        if version == protocol2.PROTOCOL2:
+            wrong = protocol2.answer_problem(command, answer)
+            schema_file = protocol2.SCHEMA_FILE
+        else:
+            wrong = answer_problem(command, answer)
+            schema_file = "protocol.schema.json"
         if wrong is not None:
             raise self._failure(
                 "protocol",
                 f"not a valid answer to {command!r}: {wrong}; the message definitions are "
-                "in spec/schema/protocol.schema.json",
+                f"in spec/schema/{schema_file}",
             )
+        if command == "start":
+            self._speaks = version
         assert isinstance(answer, dict)
         return answer
+
+    def _version_of(self, answer: Any) -> int:
+        """The version a ``started`` answer is judged under: the one asked for, or, when
+        the answer chooses (``protocol`` 0), 2 for an answer that says 2 and 1 otherwise."""
+        if self.protocol in (PROTOCOL, protocol2.PROTOCOL2):
+            return self.protocol
+        said = answer.get("protocol") if isinstance(answer, dict) else None
+        return protocol2.PROTOCOL2 if said == protocol2.PROTOCOL2 else PROTOCOL
 
     def _failure(self, kind: FailureKind, message: str) -> EngineFailure:
         """The failure to raise, with the engine's standard error, once the engine is killed

@@ -7,7 +7,8 @@ and is the model for an engine's own adapter. With ``--rules FILE --as ID`` it p
 must catch at exactly the cases where the two rulesets part. With ``--features LIST`` or
 ``--without LIST`` it declares only some features in its handshake (and answers as before):
 an engine that implements part of the game, whose other cases ``suite`` must report
-``unsupported`` without asking.
+``unsupported`` without asking. With ``--protocol 2`` it speaks the protocol's version 2
+instead, for the trick family (:mod:`.family_reference_adapter`).
 
 The kit uses :func:`first_rejection` for the answer ``replay`` must give.
 """
@@ -315,6 +316,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="check each request's transcript against the BTN schema (slow; for testing a "
         "client of the protocol)",
     )
+    parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="the protocol version to speak: 1 (Baloot, BTN 1; the default) or 2 (the trick "
+        "family, BTN 2: every shipped trick ruleset, with the family's engine)",
+    )
+    parser.add_argument(
+        "--rulesets",
+        metavar="LIST",
+        help="with --protocol 2: declare only these trick rulesets (comma-separated)",
+    )
     chosen = parser.add_mutually_exclusive_group()
     chosen.add_argument(
         "--features",
@@ -328,6 +342,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="declare every feature but these (e.g. --without sawa,fouls)",
     )
     args = parser.parse_args(argv)
+    if args.protocol == 2:  # the trick family's adapter (its module is loaded only then)
+        from baloot_conformance.suite import family_reference_adapter
+
+        return family_reference_adapter.run(args.rulesets, args.validate)
     declared: frozenset[str] | None = None
     try:
         if args.features is not None:

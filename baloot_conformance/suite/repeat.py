@@ -70,7 +70,7 @@ def _normalised(command: str, answer: dict[str, Any]) -> dict[str, Any]:
         return {"error": True}
     answer = _without(answer, "seq", "reason")
     if command == "legal":
-        for key in ("calls", "cards"):
+        for key in ("calls", "cards", "actions"):
             if isinstance(answer.get(key), list):
                 answer[key] = sorted(answer[key], key=json.dumps)
     return answer

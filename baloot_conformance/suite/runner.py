@@ -59,8 +59,11 @@ from baloot_conformance.suite.cases import (
     with_completion,
 )
 from baloot_conformance.suite.engine_process import Engine, EngineFailure, EngineInfo, Listener
+from baloot_conformance.suite.family_cases import run_family_case
 from baloot_conformance.suite.judging import JUDGE, KitDefect, judge_talk, talk_cases
 from baloot_conformance.suite.perft_cases import PERFT, judge_perft, perft_cases
+from baloot_conformance.suite.protocol import PROTOCOL
+from baloot_conformance.suite.protocol2 import PROTOCOL2
 from baloot_conformance.suite.reference_adapter import Rejection, rejection_in
 from baloot_conformance.suite.repeat import run_repeated
 from baloot_conformance.suite.trace import TraceContext
@@ -147,6 +150,8 @@ def generated_cases(ruleset: str, games: int, seed: int = 0) -> list[Case]:
 
 def run_case(case: Case, engine: Engine) -> CaseResult:
     """Drive ``engine`` through one case and judge it (expectations aside)."""
+    if case.protocol == PROTOCOL2:
+        return run_family_case(case, engine)
     try:
         transcript, rules = transcript_of(case)
     except BalootError as exc:
@@ -556,6 +561,7 @@ def run_cases(
     jobs: int = 1,
     trace: Listener | None = None,
     repeat: int = 1,
+    protocol: int = PROTOCOL,
 ) -> Generator[CaseResult, None, None]:
     """Each case's result, in case order. One engine process per job: with more than one
     job, worker processes each drive their own engine, and the results come back in the
@@ -565,9 +571,10 @@ def run_cases(
 
     Every process it starts ends with it: closing the iterator (as an interruption does)
     stops the engine, or terminates the workers, each of which kills its engine as it goes
-    (:func:`_start_worker`)."""
+    (:func:`_start_worker`). ``protocol``: the version the engines are asked for (1 or 2,
+    or 0 to let each engine's answer choose: :class:`~.engine_process.Engine`)."""
     if jobs <= 1 or len(cases) <= 1 or trace is not None:
-        engine = Engine(command, timeout, [trace] if trace is not None else [])
+        engine = Engine(command, timeout, [trace] if trace is not None else [], protocol)
         try:
             for case in cases:
                 yield _run_one(case, engine, repeat)
@@ -576,7 +583,7 @@ def run_cases(
             engine.close()
         return
     context = multiprocessing.get_context("fork")
-    initargs = (command, timeout, repeat)
+    initargs = (command, timeout, repeat, protocol)
     with context.Pool(jobs, initializer=_start_worker, initargs=initargs) as pool:
         yield from pool.imap(_worker_case, cases, chunksize=1)
         pool.close()
@@ -598,7 +605,7 @@ _PARENT_POLL = 0.5
 """How often a worker checks that the kit still runs, in seconds."""
 
 
-def _start_worker(command: str, timeout: float, repeat: int = 1) -> None:
+def _start_worker(command: str, timeout: float, repeat: int = 1, protocol: int = PROTOCOL) -> None:
     """A pool worker's start: quiet on Ctrl-C (the kit handles it), and its engine ends
     with it however it ends: closed at a normal exit, killed on ``SIGTERM`` (what the pool
     sends when the run is interrupted), killed when the kit itself is gone (killed, crashed),
@@ -606,7 +613,7 @@ def _start_worker(command: str, timeout: float, repeat: int = 1) -> None:
     process group (so Ctrl-C does not reach it): nothing else would end it."""
     global _WORKER_ENGINE, _WORKER_REPEAT
     processes.quiet_worker()
-    _WORKER_ENGINE = engine = Engine(command, timeout)
+    _WORKER_ENGINE = engine = Engine(command, timeout, protocol=protocol)
     _WORKER_REPEAT = repeat
     parent = os.getppid()
 

@@ -39,6 +39,7 @@ from baloot_conformance.family.btn.items import (
     Table,
 )
 from baloot_conformance.family.btn.lines import Errors
+from baloot_conformance.family.btn.points_lines import game_start, layout_move, order_claim, wager
 
 #: The stages of a hand, in the order its statements must come: before the deal (start,
 #: dealer, antes), the deal (deal, faceup), the declarations and the draw (bid, exchange,
@@ -92,6 +93,7 @@ class HandBuilder:
         self.trick_closed = False  # its winner is claimed: it takes no more plays
         self.seats_of: dict[int, frozenset[str]] = {}  # who played in each trick
         self.legal: tuple[Stmt, int] | None = None  # a legal claim waiting for its play
+        self.moves = 0  # a layout's moves so far
 
     # -- helpers --
     def fail(
@@ -213,7 +215,14 @@ class HandBuilder:
             raise self.fail("'start' comes first in a hand, before the deal", stmt)
         position = f"{self.prefix}.start"
         self.once(position, "'start' line", stmt)
-        pot, exempt = stmt[1]
+        pot, exempt = stmt[1][:2]
+        if (pot is None) != self.table.points:
+            game = "a points game's" if self.table.points else "a pot game's"
+            form = "'start hand 9, score ...'" if self.table.points else "'start pot 6 ...'"
+            raise self.fail(f"{game} 'start' line states {form}", stmt)
+        if pot is None:
+            self.items.append(game_start(self, stmt, position))
+            return
         seen = set()
         for seat in exempt:
             self.seat(seat, stmt)
@@ -346,6 +355,7 @@ class HandBuilder:
         self.once(position, f"'exchange {seat}' line", stmt)
         discards = self.card_set(discards, stmt, "discarded")
         received = self.card_set(received, stmt, "received")
+        stmt_received = received
         if len(discards) != len(received):
             raise self.fail(
                 f"{seat} discards {len(discards)} card(s) and receives {len(received)}: a hand "
@@ -361,6 +371,9 @@ class HandBuilder:
         for card in discards:
             self.discarded[card] = stmt[2]
         own = self.hands.get(seat, set())
+        if self.table.passing:  # a pass: each card received comes from another seat's hand
+            self._passed(seat, discards, received, own, stmt)
+            received = ()
         for card in received:
             clash: str | None = None
             if self.reshuffled:  # the gathered cards are dealt on: only its own hand is known
@@ -385,9 +398,41 @@ class HandBuilder:
                     token=card,
                 )
             self.received[card] = stmt[2]
-        if seat in self.hands:
+        if seat in self.hands and not self.table.passing:
             self.hands[seat] = (self.hands[seat] - set(discards)) | set(received)
-        self.items.append(MAKE_EXCHANGE(position, stmt[4], self.at(stmt), seat, discards, received))
+        self.items.append(
+            MAKE_EXCHANGE(position, stmt[4], self.at(stmt), seat, discards, stmt_received)
+        )
+
+    def _passed(
+        self,
+        seat: str,
+        discards: tuple[str, ...],
+        received: tuple[str, ...],
+        own: set[str],
+        stmt: Stmt,
+    ) -> None:
+        """A pass's exchange line: the seat passes cards of its own dealt hand and receives
+        cards of another seat's, none received twice (which seat passes to which is the
+        ruleset's, checked on replay)."""
+        for card in discards:
+            if own and card not in own:
+                raise self.fail(f"{seat} passes {card}, which it was not dealt", stmt, token=card)
+        for card in received:
+            if card in own:
+                raise self.fail(
+                    f"{seat} receives {card}, which it was dealt itself",
+                    stmt,
+                    hint="in a pass the cards received come from another seat's hand",
+                    token=card,
+                )
+            if card in self.received:
+                raise self.fail(
+                    f"{card} is received twice (first on line {self.received[card]})",
+                    stmt,
+                    token=card,
+                )
+            self.received[card] = stmt[2]
 
     def _reshuffle(self, stmt: Stmt) -> None:
         self.enter(_DRAW, stmt, "a 'reshuffle' line")
@@ -417,6 +462,12 @@ class HandBuilder:
     def _trick(self, stmt: Stmt) -> None:
         if self.stage != 4:
             self.enter(4, stmt, "a trick")
+        if self.moves:
+            raise self.fail(
+                "a trick in a hand played as a layout (Domino)",
+                stmt,
+                hint="a hand is played as tricks or as a layout, not both",
+            )
         number, plays, winner, points = stmt[1]
         if number == self.trick + 1:  # the next trick
             if number > self.table.tricks:
@@ -614,4 +665,10 @@ _HANDLERS: dict[str, Callable[[HandBuilder, Stmt], None]] = {
     "=pot": HandBuilder._sides,
     "=pays": HandBuilder._sides,
     "=score": HandBuilder._sides,
+    "=points": HandBuilder._sides,
+    "=total": HandBuilder._sides,
+    "=order": order_claim,
+    "raise": wager,
+    "play": layout_move,
+    "knock": layout_move,
 }

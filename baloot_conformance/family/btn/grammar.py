@@ -97,7 +97,22 @@ def _tree_statement(tree: Tree[Any]) -> Stmt:
     if kind == "hand_line":
         return ("hand", (ints[0],), 0, 0, comment)
     if kind == "start_stmt":
-        values = (ints[0], tuple(seats))
+        parts = {str(c.data): c for c in node.children if isinstance(c, Tree)}
+        if not parts:
+            values = (ints[0], tuple(seats), None, None, None, None)
+        else:
+
+            def part(name: str) -> list[Token]:
+                return [c for c in parts[name].children if isinstance(c, Token)]
+
+            values = (
+                None,
+                (),
+                int(part("start_hand")[0]) if "start_hand" in parts else None,
+                _pairs(part("start_score")) if "start_score" in parts else None,
+                _pairs(part("start_doubled")) if "start_doubled" in parts else None,
+                tuple(str(t) for t in part("start_chosen")) if "start_chosen" in parts else None,
+            )
     elif kind in ("dealer_stmt", "penalty_stmt"):
         values = (seats[0],) + ((of("WORD")[0],) if kind == "penalty_stmt" else ())
     elif kind == "ante_stmt":
@@ -107,8 +122,23 @@ def _tree_statement(tree: Tree[Any]) -> Stmt:
     elif kind == "faceup_stmt":
         values = (seats[0], cards[0])
     elif kind == "bid_stmt":
-        args = [SUIT_LETTER.get(str(c), str(c)) for c in kids if c.type in ("WORD", "SUIT", "INT")]
+        args = [
+            SUIT_LETTER.get(str(c), str(c))
+            for c in kids
+            if c.type in ("WORD", "SUIT", "INT", "RANK")
+        ]
         values = (seats[0], args[0], tuple(args[1:]))
+    elif kind == "raise_stmt":
+        wagers = tuple(
+            (str(w.children[0]), tuple(str(t) for t in w.children[1:]))
+            for w in node.children
+            if isinstance(w, Tree)
+        )
+        values = (seats[0], wagers)
+    elif kind == "play_stmt":
+        values = (seats[0], cards[0])
+    elif kind == "knock_stmt":
+        values = (seats[0],)
     elif kind == "exchange_stmt":
         colon = next(i for i, c in enumerate(kids) if c.type == "COLON")
         discards = tuple(canonical_card(str(c)) for c in kids[:colon] if c.type == "CARD")
@@ -130,9 +160,19 @@ def _tree_statement(tree: Tree[Any]) -> Stmt:
     elif kind == "legal_claim":
         name = "=legal"
         values = (seats[0], cards)
-    elif kind in ("tricks_claim", "pot_claim", "pays_claim", "score_claim"):
+    elif kind in (
+        "tricks_claim",
+        "pot_claim",
+        "pays_claim",
+        "score_claim",
+        "points_claim",
+        "total_claim",
+    ):
         name = "=" + kind.removesuffix("_claim")
         values = (_pairs(kids),)
+    elif kind == "order_claim":
+        name = "=order"
+        values = (tuple(seats),)
     else:  # pragma: no cover - the grammar has no other statement
         raise AssertionError(kind)
     return (name, values, 0, 0, comment)
@@ -158,6 +198,7 @@ _DESCRIBE = {
     "_WS": "a space",
     "COLON": "' : ' between the discards and the cards received",
     "RESHUFFLE": "'reshuffle'",
+    "RANK": "a rank (T, J, Q, K or A; 2-9 as a number)",
     "$END": "the end of the file",
 }
 
@@ -169,12 +210,15 @@ STATEMENT_WORDS = [
     "deal",
     "faceup",
     "bid",
+    "raise",
     "exchange",
     "reshuffle",
     "penalty",
     "trick",
+    "play",
+    "knock",
 ]
-CLAIM_WORDS = ["trick", "legal", "tricks", "pot", "pays", "score"]
+CLAIM_WORDS = ["trick", "legal", "tricks", "pot", "pays", "score", "points", "total", "order"]
 
 
 def _describe_expected(names: Iterable[str]) -> str:

@@ -27,7 +27,10 @@ from baloot_conformance.errors import Location
 NOWHERE = Location("<items>", 0, 0)
 
 #: The per-seat claims of a hand, in the order the documentation lists them.
-SIDE_CLAIMS = ("tricks", "pot", "pays", "score")
+SIDE_CLAIMS = ("tricks", "pot", "pays", "score", "points", "total")
+
+#: The per-seat claims whose values may be negative (a points game's).
+SIGNED_CLAIMS = ("score", "points", "total")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +49,12 @@ class Table:
     """The tricks of a hand (``phases.tricks.count``)."""
     numbered: bool = True
     """The seats are numbered (``P1`` ...), so a transcript lists them in ``[Seats]``."""
+    passing: bool = False
+    """The draw is a pass (``phases.draw.pass``, Hearts): the cards an ``exchange`` line
+    receives come from another seat's hand, not from the stock."""
+    points: bool = False
+    """A points game (``scoring.outcome`` ``points``): its ``start`` line states the hand's
+    number and totals, a pot game's the pot."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -77,11 +86,19 @@ class Claim(Item):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Start(Event):
-    """``start pot 6 exempt P2 P4``: the state carried into this hand, for a hand read on its
-    own: the chips in the pot, and the seats that owe no ante this time."""
+    """The state carried into this hand, for a hand read on its own. A pot game's: ``start
+    pot 6 exempt P2 P4``, the chips in the pot and the seats that owe no ante this time. A
+    points game's (``hand`` set): ``start hand 9, score N -30 E 12 S 0 W 18, doubled N 1 S 2
+    W 0, chosen no_hearts trumps``, the hand's number in the game, the totals so far, and
+    the declarer's block so far: how often each seat has doubled him, the contracts he has
+    chosen (``None``: not stated)."""
 
-    pot: int
+    pot: int = 0
     exempt: tuple[str, ...] = ()
+    hand: int | None = None
+    scores: tuple[tuple[str, int], ...] = ()
+    doubled: tuple[tuple[str, int], ...] = ()
+    chosen: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -128,6 +145,17 @@ class Call(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Wager(Event):
+    """``raise S double E W``, ``raise W double N, redouble S``, ``raise N pass``: a seat's
+    turn in the doubling: the seats it doubles, the seats it redoubles (both empty: it
+    passes)."""
+
+    seat: str
+    doubles: tuple[str, ...] = ()
+    redoubles: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Exchange(Event):
     """``exchange P1 7H 2C : 5H TC``: the cards a seat discards, then the cards it receives."""
 
@@ -160,6 +188,24 @@ class Play(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class LayoutPlay(Event):
+    """``play W 7H``: a card added to a layout (Domino); ``move`` numbers the layout's moves,
+    cards and knocks, from 1."""
+
+    seat: str
+    card: str
+    move: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Knock(Event):
+    """``knock S``: a seat that cannot add a card to the layout passes its turn."""
+
+    seat: str
+    move: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TrickClaim(Claim):
     """The winner of a trick (``... = P1`` on a trick line, or ``= trick 3 P1``), with its
     card points where the game counts them."""
@@ -180,9 +226,11 @@ class LegalClaim(Claim):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SidesClaim(Claim):
     """A per-seat claim about the hand: ``= tricks P1 3 P3 0``, ``= pot P1 6``, ``= pays P3
-    6``, ``= score P1 5 P2 -1``. A seat left out is not claimed about."""
+    6``, ``= score P1 5 P2 -1``; a points game's ``= points`` (before the wagers), ``=
+    score`` (after them) and ``= total`` (the game's totals after the hand). A seat left out
+    is not claimed about."""
 
-    name: Literal["tricks", "pot", "pays", "score"]
+    name: Literal["tricks", "pot", "pays", "score", "points", "total"]
     values: tuple[tuple[str, int], ...]
 
     def value(self, seat: str) -> int | None:
@@ -191,6 +239,13 @@ class SidesClaim(Claim):
             if name == seat:
                 return number
         return None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OrderClaim(Claim):
+    """``= order W E N S``: a layout's finishing order, first out first."""
+
+    seats: tuple[str, ...]
 
 
 #: What a hand holds, in source order.

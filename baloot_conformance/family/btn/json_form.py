@@ -34,7 +34,10 @@ from baloot_conformance.family.btn.items import (
     FaceUp,
     Hand,
     HandItem,
+    Knock,
+    LayoutPlay,
     LegalClaim,
+    OrderClaim,
     Penalty,
     Play,
     Reshuffle,
@@ -44,6 +47,7 @@ from baloot_conformance.family.btn.items import (
     Tag,
     Transcript,
     TrickClaim,
+    Wager,
 )
 from baloot_conformance.family.btn.lines import Errors
 from baloot_conformance.family.btn.reader import KNOWN_MAJOR, RulesetFor, table_of
@@ -73,9 +77,7 @@ def item_json(item: HandItem) -> dict[str, Any]:
         out = {"event": "play", "seat": item.seat, "card": item.card}
         out.update(trick=item.trick, index=item.index)
     elif isinstance(item, Start):
-        out = {"event": "start", "pot": item.pot}
-        if item.exempt:
-            out["exempt"] = list(item.exempt)
+        out = _start_json(item)
     elif isinstance(item, Dealer):
         out = {"event": "dealer", "seat": item.seat}
     elif isinstance(item, Ante):
@@ -103,9 +105,37 @@ def item_json(item: HandItem) -> dict[str, Any]:
         out = {"claim": "legal", "seat": item.seat, "cards": list(item.cards)}
     elif isinstance(item, SidesClaim):
         out = {"claim": item.name, "values": dict(item.values)}
+    elif isinstance(item, Wager):
+        out = {"event": "raise", "seat": item.seat}
+        if item.doubles:
+            out["doubles"] = list(item.doubles)
+        if item.redoubles:
+            out["redoubles"] = list(item.redoubles)
+    elif isinstance(item, LayoutPlay):
+        out = {"event": "move", "seat": item.seat, "card": item.card}
+    elif isinstance(item, Knock):
+        out = {"event": "knock", "seat": item.seat}
+    elif isinstance(item, OrderClaim):
+        out = {"claim": "order", "seats": list(item.seats)}
     else:  # pragma: no cover - every item type is handled above
         raise TypeError(f"not a BTN 2 item: {item!r}")
     return placed(out, item)
+
+
+def _start_json(item: Start) -> dict[str, Any]:
+    if item.hand is None:
+        out: dict[str, Any] = {"event": "start", "pot": item.pot}
+        if item.exempt:
+            out["exempt"] = list(item.exempt)
+        return out
+    out = {"event": "start", "hand": item.hand}
+    if item.scores:
+        out["score"] = dict(item.scores)
+    if item.doubled:
+        out["doubled"] = dict(item.doubled)
+    if item.chosen:
+        out["chosen"] = list(item.chosen)
+    return out
 
 
 def hand_json(hand: Hand) -> dict[str, Any]:
@@ -189,8 +219,27 @@ def _stmt(obj: Mapping[str, Any], number: int) -> Stmt:
             1,
             comment,
         )
-    if kind == "start":
-        values = (obj["pot"], tuple(obj.get("exempt", ())))
+    if kind == "start" and "hand" in obj:
+        chosen = obj.get("chosen")
+        values = (
+            None,
+            (),
+            obj["hand"],
+            _sides(obj.get("score", {})),
+            _sides(obj.get("doubled", {})),
+            None if chosen is None else tuple(chosen),
+        )
+    elif kind == "start":
+        values = (obj["pot"], tuple(obj.get("exempt", ())), None, None, None, None)
+    elif kind == "raise":
+        parts = [(word, tuple(obj[key])) for word, key in _WAGER_KEYS if obj.get(key)]
+        values = (obj["seat"], tuple(parts) or (("pass", ()),))
+    elif kind == "move":
+        return ("play", (obj["seat"], obj["card"]), number, 1, comment)
+    elif kind == "knock":
+        values = (obj["seat"],)
+    elif kind == "=order":
+        values = (tuple(obj["seats"]),)
     elif kind == "dealer":
         values = (obj["seat"],)
     elif kind == "ante":
@@ -212,6 +261,10 @@ def _stmt(obj: Mapping[str, Any], number: int) -> Stmt:
     else:  # the per-seat claims
         values = (_sides(obj["values"]),)
     return (kind, values, number, 1, comment)
+
+
+#: A ``raise`` item's lists and the words of the text they stand for.
+_WAGER_KEYS = (("double", "doubles"), ("redouble", "redoubles"))
 
 
 def _head(data: Mapping[str, Any], path: str, ruleset_for: RulesetFor) -> Transcript:
@@ -260,16 +313,20 @@ def _head(data: Mapping[str, Any], path: str, ruleset_for: RulesetFor) -> Transc
     )
 
 
-def from_json(data: Any, path: str, ruleset_for: RulesetFor) -> Transcript:
-    """A transcript from its JSON form: validated against the schema, then checked as text is
-    (against the table of the ruleset ``ruleset_for`` gives)."""
-    _validate(data, path)
+def from_json(data: Any, path: str, ruleset_for: RulesetFor, validate: bool = True) -> Transcript:
+    """A transcript from its JSON form: validated against the schema, its strings checked to
+    fit a line of the text (both unless ``validate`` is false: a document the kit wrote
+    itself), then checked as text is (against the table of the ruleset ``ruleset_for``
+    gives)."""
+    if validate:
+        _validate(data, path)
     head = _head(data, path, ruleset_for)
     hands: list[Hand] = []
     seen: set[int] = set()
     for index, hand in enumerate(data["hands"]):
         pointer = f"/hands/{index}"
-        _check_strings(hand, path, pointer)
+        if validate:
+            _check_strings(hand, path, pointer)
         number = hand["hand"]
         if number in seen:
             raise _error(path, pointer, f"a second 'hand {number}'")

@@ -106,6 +106,8 @@ def table_of(ruleset: TrickRuleset, reference: str, seats: Tag | None, errors: E
         hand_size=ruleset.phases.deal.cards,
         tricks=ruleset.phases.tricks.count,
         numbered=numbered,
+        passing=ruleset.phases.pass_cards is not None,
+        points=ruleset.scoring.outcome.option == "points",
     )
 
 

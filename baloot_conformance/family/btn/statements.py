@@ -42,6 +42,9 @@ _TAIL = r"(?:[ \t]*#([^\r\n\x00]*))?[ \t]*"
 _CARDS = rf"((?:{_SP}{_CARD})+)"
 _SIDES = rf"((?:{_SP}{_SEAT}{_SP}{_INT})+)"
 _PLAY = rf"{_SEAT}{_SP}{_CARD}"
+_RANK = rf"[TJQKA]{_END}"
+_SIGNED_SIDES = rf"((?:{_SP}{_SEAT}{_SP}{_SIGNED})+)"
+_WAGER = rf"{_WORD}(?:{_SP}{_SEAT})*"
 
 _BODY = {
     "hand": rf"hand{_SP}({_INT})",
@@ -50,18 +53,24 @@ _BODY = {
     "ante": rf"ante{_SIDES}",
     "deal": rf"deal{_SP}({_SEAT}){_CARDS}",
     "faceup": rf"faceup{_SP}({_SEAT}){_SP}({_CARD})",
-    "bid": rf"bid{_SP}({_SEAT}){_SP}({_WORD})((?:{_SP}(?:{_WORD}|{_SUIT}|{_INT}))*)",
+    "bid": rf"bid{_SP}({_SEAT}){_SP}({_WORD})((?:{_SP}(?:{_WORD}|{_SUIT}|{_INT}|{_RANK}))*)",
+    "raise": rf"raise{_SP}({_SEAT}){_SP}({_WAGER}(?:,{_SP}{_WAGER})*)",
     "exchange": rf"exchange{_SP}({_SEAT}){_CARDS}{_SP}:(?=[ \t]){_CARDS}",
     "reshuffle": r"reshuffle",
     "penalty": rf"penalty{_SP}({_SEAT}){_SP}({_WORD})",
     "trick": rf"trick{_SP}({_INT}):{_SP}({_PLAY}(?:,{_SP}{_PLAY})*)"
     rf"(?:{_SP}={_SP}({_SEAT})(?:{_SP}({_INT}))?)?",
+    "play": rf"play{_SP}({_SEAT}){_SP}({_CARD})",
+    "knock": rf"knock{_SP}({_SEAT})",
     "=trick": rf"={_SP}trick{_SP}({_INT}){_SP}({_SEAT})(?:{_SP}({_INT}))?",
     "=legal": rf"={_SP}legal{_SP}({_SEAT}){_CARDS}",
     "=tricks": rf"={_SP}tricks{_SIDES}",
     "=pot": rf"={_SP}pot{_SIDES}",
     "=pays": rf"={_SP}pays{_SIDES}",
-    "=score": rf"={_SP}score((?:{_SP}{_SEAT}{_SP}{_SIGNED})+)",
+    "=score": rf"={_SP}score{_SIGNED_SIDES}",
+    "=points": rf"={_SP}points{_SIGNED_SIDES}",
+    "=total": rf"={_SP}total{_SIGNED_SIDES}",
+    "=order": rf"={_SP}order((?:{_SP}{_SEAT})+)",
 }
 _RX = {k: re.compile(r"[ \t]*" + v + _TAIL).fullmatch for k, v in _BODY.items()}
 _RX_PLAY = re.compile(rf"({_SEAT}){_SP}({_CARD})")
@@ -88,12 +97,30 @@ def _pairs(group: str) -> tuple[tuple[str, int], ...]:
 
 
 def _plays(group: str, start: int) -> tuple[tuple[str, str, int], ...]:
+    if "  " not in group and "\t" not in group and "1" not in group and group.isascii():
+        # canonical spacing and cards (the line's pattern has matched): split, no regex
+        out = []
+        column = start + 1
+        for part in group.split(", "):
+            seat, card = part.split(" ")
+            out.append((seat, card, column))
+            column += len(part) + 2
+        return tuple(out)
     out = []
     for m in _RX_PLAY.finditer(group):
         card = m.group(2)
         if len(card) != 2 or not card.isascii():  # '10H', 'T♥': to their canonical 'TH'
             card = canonical_card(card)
         out.append((m.group(1), card, start + m.start() + 1))
+    return tuple(out)
+
+
+def _wagers(group: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``double E W, redouble S``: each verb with its seats."""
+    out = []
+    for part in group.split(","):
+        words = part.split()
+        out.append((words[0], tuple(words[1:])))
     return tuple(out)
 
 
@@ -105,7 +132,7 @@ def _v_trick(m: re.Match[str]) -> tuple[Any, ...]:
 
 _CONVERT: dict[str, Callable[[re.Match[str]], tuple[Any, ...]]] = {
     "hand": lambda m: (int(m.group(1)),),
-    "start": lambda m: (int(m.group(1)), tuple((m.group(2) or "").split())),
+    "start": lambda m: (int(m.group(1)), tuple((m.group(2) or "").split()), None, None, None, None),
     "dealer": lambda m: (m.group(1),),
     "ante": lambda m: (_pairs(m.group(1)),),
     "deal": lambda m: (m.group(1), _cards(m.group(2))),
@@ -115,10 +142,13 @@ _CONVERT: dict[str, Callable[[re.Match[str]], tuple[Any, ...]]] = {
         m.group(2),
         tuple([SUIT_LETTER.get(a, a) for a in m.group(3).split()]),
     ),
+    "raise": lambda m: (m.group(1), _wagers(m.group(2))),
     "exchange": lambda m: (m.group(1), _cards(m.group(2)), _cards(m.group(3))),
     "reshuffle": lambda m: (),
     "penalty": lambda m: (m.group(1), m.group(2)),
     "trick": _v_trick,
+    "play": lambda m: (m.group(1), canonical_card(m.group(2))),
+    "knock": lambda m: (m.group(1),),
     "=trick": lambda m: (
         int(m.group(1)),
         m.group(2),
@@ -129,6 +159,9 @@ _CONVERT: dict[str, Callable[[re.Match[str]], tuple[Any, ...]]] = {
     "=pot": lambda m: (_pairs(m.group(1)),),
     "=pays": lambda m: (_pairs(m.group(1)),),
     "=score": lambda m: (_pairs(m.group(1)),),
+    "=points": lambda m: (_pairs(m.group(1)),),
+    "=total": lambda m: (_pairs(m.group(1)),),
+    "=order": lambda m: (tuple(m.group(1).split()),),
 }
 
 

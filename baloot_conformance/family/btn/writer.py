@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from baloot_conformance.btn.writer import text_problem
 from baloot_conformance.errors import TranscriptSyntaxError
 from baloot_conformance.family.btn.items import (
+    SIGNED_CLAIMS,
     Ante,
     Call,
     Comment,
@@ -33,7 +34,10 @@ from baloot_conformance.family.btn.items import (
     FaceUp,
     Hand,
     HandItem,
+    Knock,
+    LayoutPlay,
     LegalClaim,
+    OrderClaim,
     Penalty,
     Play,
     Reshuffle,
@@ -43,6 +47,7 @@ from baloot_conformance.family.btn.items import (
     Tag,
     Transcript,
     TrickClaim,
+    Wager,
 )
 
 __all__ = ["format_btn2", "format_hand", "format_header", "iter_chunks"]
@@ -128,9 +133,7 @@ def _statement(item: HandItem, order: _Order) -> str:
         return f"#{item.text}"
     where = item.position
     if isinstance(item, Start):
-        text = f"start pot {_number(item.pot, where)}"
-        if item.exempt:
-            text += f" exempt {order.seats(item.exempt)}"
+        text = _start(item, order)
     elif isinstance(item, Dealer):
         text = f"dealer {item.seat}"
     elif isinstance(item, Ante):
@@ -156,10 +159,36 @@ def _statement(item: HandItem, order: _Order) -> str:
     elif isinstance(item, LegalClaim):
         text = f"= legal {item.seat} {order.cards(item.cards)}"
     elif isinstance(item, SidesClaim):
-        text = f"= {item.name} {order.sides(item.values, where, item.name == 'score')}"
+        text = f"= {item.name} {order.sides(item.values, where, item.name in SIGNED_CLAIMS)}"
+    elif isinstance(item, Wager):
+        parts = [f"double {order.seats(item.doubles)}"] if item.doubles else []
+        parts += [f"redouble {order.seats(item.redoubles)}"] if item.redoubles else []
+        text = f"raise {item.seat} {', '.join(parts) or 'pass'}"
+    elif isinstance(item, LayoutPlay):
+        text = f"play {item.seat} {item.card}"
+    elif isinstance(item, Knock):
+        text = f"knock {item.seat}"
+    elif isinstance(item, OrderClaim):
+        text = f"= order {' '.join(item.seats)}"
     else:  # pragma: no cover - every item type is handled above
         raise TypeError(f"not a BTN 2 item: {item!r}")
     return _with_comment(text, item.comment)
+
+
+def _start(item: Start, order: _Order) -> str:
+    """A ``start`` line: the pot form, or a points game's (its parts joined by commas)."""
+    where = item.position
+    if item.hand is None:
+        text = f"start pot {_number(item.pot, where)}"
+        return text + (f" exempt {order.seats(item.exempt)}" if item.exempt else "")
+    parts = [f"hand {_number(item.hand, where)}"]
+    if item.scores:
+        parts.append(f"score {order.sides(item.scores, where, True)}")
+    if item.doubled:
+        parts.append(f"doubled {order.sides(item.doubled, where)}")
+    if item.chosen:
+        parts.append("chosen " + " ".join(item.chosen))
+    return "start " + ", ".join(parts)
 
 
 def _trick_line(items: Sequence[HandItem], i: int) -> tuple[str, int]:

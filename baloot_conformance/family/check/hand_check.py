@@ -21,13 +21,21 @@ stops the replay of its hand: the claims after it are listed as not checked.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from baloot_conformance.check.verdicts import Divergence, DivergenceKind, EngineId, HandVerdict
 from baloot_conformance.family.btn import items as b2
+from baloot_conformance.family.check.claims import HandClaims
 from baloot_conformance.family.check.divergences import divergence_at
 from baloot_conformance.family.check.partial import is_partial, replay_partial
+from baloot_conformance.family.check.points_check import (
+    choice,
+    is_points_game,
+    points_ledger,
+    wager,
+)
 from baloot_conformance.family.check.table import RingTable, ring_table
 from baloot_conformance.family.engine.actions import (
     Action,
@@ -36,15 +44,17 @@ from baloot_conformance.family.engine.actions import (
     Declare,
     Discard,
     Draw,
+    Knock,
     Penalty,
     Play,
     Reshuffle,
 )
 from baloot_conformance.family.engine.deck import Ring
-from baloot_conformance.family.engine.hand import TrickHand
+from baloot_conformance.family.engine.hand import TrickHand, play_of
 from baloot_conformance.family.engine.ledger import Ledger
 from baloot_conformance.family.engine.obligations import IllegalAction
 from baloot_conformance.family.engine.pack import pack_of
+from baloot_conformance.family.engine.points import declarer_of
 from baloot_conformance.family.engine.trace import Trace, TracedHand
 from baloot_conformance.family.rules.model import TrickRuleset
 
@@ -57,7 +67,7 @@ class _Stop(Exception):
 
 
 @dataclass
-class HandReplay:
+class HandReplay(HandClaims):
     """One hand's replay: the hand, the divergences found so far, the trick winners."""
 
     rules: TrickRuleset
@@ -79,6 +89,9 @@ class HandReplay:
     the HTML report): a :class:`~baloot_conformance.family.check.table.RingTable`."""
     number: int = 0
     """The hand's number, for its pictures."""
+    taken_up: list[tuple[b2.Exchange, Draw]] = field(default_factory=list)
+    """A pass's cards taken up, as the exchange lines state them: pushed once every seat has
+    passed (:meth:`stand_pat`)."""
 
     def __post_init__(self) -> None:
         self.card_index: Mapping[str, int] = pack_of(self.rules).index
@@ -162,6 +175,9 @@ class HandReplay:
         exchange (nor a ``reshuffle``, which comes before the exchange it serves), or a claim
         or the hand's end comes first, it discards nothing."""
         hand = self.hand
+        while self.taken_up and hand.phase == "draw" and hand.pass_turn()[0] == "take":
+            line, draw = self.taken_up.pop(0)
+            self.push(line, draw)
         while hand.agenda and hand.agenda[0][0] == "discard" and hand.agenda[0][2] < 0:
             seat = hand.agenda[0][1]
             if isinstance(item, b2.Reshuffle):
@@ -180,6 +196,9 @@ class HandReplay:
         seat = self.seat(item.seat)
         self.push(item, Discard(seat, tuple(index[c] for c in item.discards)))
         received = [index[c] for c in item.received]
+        if self.rules.phases.pass_cards is not None:  # taken up once every seat has passed
+            self.taken_up.append((item, Draw(seat, tuple(received))))
+            return
         if not received:
             return
         hand = self.hand
@@ -196,13 +215,13 @@ class HandReplay:
     def play(self, item: b2.Play) -> None:
         """A card; an obligation it breaks is a renege, reported and played on."""
         hand = self.hand
-        action = Play(self.seat(item.seat), self.card_index[item.card])
+        action = play_of(self.seat_index[item.seat], self.card_index[item.card])
         try:
             hand.push(action)
         except IllegalAction as error:
             self.illegal(item, error)
-            if not error.rule_id.startswith("play."):
-                raise _Stop from None
+            if not error.rule_id.startswith("play.") or self.rules.scoring.renege is None:
+                raise _Stop from None  # no penalty plays a renege on: the replay stops
             try:
                 hand.force_play(action)
             except IllegalAction:  # out of turn, or a card not held: no replay past it
@@ -233,133 +252,6 @@ class HandReplay:
             self.penalties.remove(line)
             self.push(line, Penalty(seat, due))
 
-    # --- claims -----------------------------------------------------------------------
-
-    def claim(self, item: b2.Claim) -> None:
-        self.claims += 1
-        if self.stopped:
-            self.unchecked.append(item.position)
-            return
-        if isinstance(item, b2.LegalClaim):
-            self._legal(item)
-        elif isinstance(item, b2.TrickClaim):
-            self._trick(item)
-        elif isinstance(item, b2.SidesClaim):
-            self._sides(item)
-
-    def _legal(self, item: b2.LegalClaim) -> None:
-        hand = self.hand
-        pack = pack_of(self.rules)
-        if hand.phase != "tricks" or hand.to_act() != self.seat(item.seat):
-            turn = hand.seat_name(hand.to_act()) if hand.phase == "tricks" else "nobody"
-            self.diverge(
-                item,
-                "phases.tricks",
-                "wrong_claim",
-                f"a legal-set claim for {item.seat}, but the card to play next is {turn}'s",
-            )
-            return
-        legal = hand.legal_cards()
-        claimed = sum(1 << pack.index[c] for c in item.cards)
-        if claimed != legal:
-            rule = self.rules.play.obligations.id
-            self.diverge(
-                item,
-                rule,
-                "wrong_claim",
-                f"{item.seat} may play {pack.format(legal)}; the engine offered "
-                f"{pack.format(claimed)}",
-                expected=pack.format(legal),
-                claimed=pack.format(claimed),
-            )
-
-    def _trick(self, item: b2.TrickClaim) -> None:
-        winner = self.winners.get(item.trick)
-        if winner is None:
-            self.diverge(
-                item,
-                "play.trick_winner",
-                "wrong_claim",
-                f"trick {item.trick} is not complete; its winner cannot be claimed yet",
-            )
-            return
-        name = self.ring.names[winner]
-        if name != item.winner:
-            self.diverge(
-                item,
-                "play.trick_winner",
-                "wrong_claim",
-                f"trick {item.trick} is won by {name}, not {item.winner}",
-                expected=name,
-                claimed=item.winner,
-            )
-
-    def _sides(self, item: b2.SidesClaim) -> None:
-        hand = self.hand
-        settlement = hand.settlement
-        if settlement is None:
-            self.diverge(
-                item,
-                "phases.pipeline",
-                "wrong_claim",
-                f"the hand is not over (expected {hand.expected()}); its {item.name} cannot "
-                "be claimed yet",
-            )
-            return
-        truth = self.truth(item.name)
-        rule = {
-            "tricks": "play.trick_winner",
-            "pot": "scoring.outcome",
-            "pays": self.pays_rule(),
-            "score": "scoring.outcome",
-        }[item.name]
-        wrong = [(seat, n) for seat, n in item.values if truth[self.seat(seat)] != n]
-        if wrong:
-            expected = " ".join(f"{s} {truth[self.seat(s)]}" for s, _ in item.values)
-            claimed = " ".join(f"{s} {n}" for s, n in item.values)
-            said = ", ".join(f"{s} {truth[self.seat(s)]}, not {n}" for s, n in wrong)
-            self.diverge(
-                item,
-                rule,
-                "wrong_claim",
-                f"{item.name}: {said}{self.why(item.name)}",
-                expected=expected,
-                claimed=claimed,
-            )
-
-    def truth(self, name: str) -> list[int]:
-        """What the hand computed, per seat: tricks, chips from the pot, chips paid into the
-        next pot, the hand's net chips."""
-        hand = self.hand
-        settlement = hand.settlement
-        assert settlement is not None
-        n = self.ring.size
-        if name == "tricks":
-            return [hand.tricks.get(s, 0) for s in range(n)]
-        if name == "pot":
-            return [settlement.won if s == settlement.winner else 0 for s in range(n)]
-        if name == "pays":
-            return [settlement.bourre.get(s, 0) + settlement.reneges.get(s, 0) for s in range(n)]
-        before, after = hand.ledger.chips, settlement.next.chips
-        return [after[s] - before[s] for s in range(n)]
-
-    def pays_rule(self) -> str:
-        settlement = self.hand.settlement
-        return "scoring.pot.renege" if settlement and settlement.reneges else "scoring.pot.bourre"
-
-    def why(self, name: str) -> str:
-        settlement = self.hand.settlement
-        assert settlement is not None
-        if name != "pot":
-            return ""
-        if settlement.winner is None:
-            tie = " ".join(self.ring.names[s] for s in settlement.tie)
-            return f" (no strict winner: {tie} tie, and the pot carries)" if tie else ""
-        return (
-            f" ({self.ring.names[settlement.winner]} took strictly the most tricks and the"
-            f" pot of {settlement.won})"
-        )
-
 
 def replay_hand(
     hand_items: b2.Hand,
@@ -376,8 +268,9 @@ def replay_hand(
     divergence carries the table where it happens; ``trace`` counts the rules that decided
     something (:mod:`~baloot_conformance.family.engine.trace`). A hand that does not record
     every seat's deal is judged by :func:`~.partial.replay_partial` (no pictures, no trace)."""
-    if is_partial(hand_items.items, ring):  # some deals not recorded: judge what is shown
-        opened, divergences = _opening(hand_items, ring, ledger)
+    partial = is_partial(hand_items.items, ring) and not is_points_game(rules)
+    if partial:  # some deals not recorded: judge what is shown
+        opened, divergences = _opening(hand_items, rules, ring, ledger)
         return replay_partial(hand_items, rules, ring, opened, path, engine, divergences)
     replay = start_replay(hand_items, rules, ring, ledger, path, engine, pictures, trace)
     if isinstance(replay, HandVerdict):
@@ -413,7 +306,7 @@ def replay_hand(
 
 
 def _opening(
-    hand_items: b2.Hand, ring: Ring, ledger: Ledger | None
+    hand_items: b2.Hand, rules: TrickRuleset, ring: Ring, ledger: Ledger | None
 ) -> tuple[Ledger, list[Divergence]]:
     """The ledger a hand starts from (its own ``start``, else the carried one, its dealer
     checked against the rotation) and the divergence of a wrong dealer, if any."""
@@ -422,7 +315,10 @@ def _opening(
     dealer_line = next((i for i in items if isinstance(i, b2.Dealer)), None)
     divergences: list[Divergence] = []
     n = ring.size
-    if start is not None or ledger is None:
+    if is_points_game(rules) and (start is not None or ledger is None):
+        dealer = ring.names.index(dealer_line.seat) if dealer_line else 0
+        ledger = points_ledger(rules, ring, start, dealer)
+    elif start is not None or ledger is None:
         dealer = ring.names.index(dealer_line.seat) if dealer_line else 0
         exempt = frozenset(ring.names.index(s) for s in start.exempt) if start else frozenset()
         ledger = Ledger(
@@ -439,18 +335,25 @@ def _opening(
                 location=dealer_line.location,
                 rule_id="table.dealer.rotation",
                 kind="illegal_event",
-                message=f"the deal passes to {ring.names[ledger.dealer]}, not {dealer_line.seat}",
+                message=_wrong_dealer(rules, ring, ledger, dealer_line.seat),
                 root=True,
             )
         )
-        ledger = Ledger(
-            players=n,
-            dealer=ring.names.index(dealer_line.seat),
-            chips=ledger.chips,
-            pot=ledger.pot,
-            exempt=ledger.exempt,
-        )
+        ledger = dataclasses.replace(ledger, dealer=ring.names.index(dealer_line.seat))
     return ledger, divergences
+
+
+def _wrong_dealer(rules: TrickRuleset, ring: Ring, ledger: Ledger, seat: str) -> str:
+    """Why ``seat`` does not deal: the rotation, or (a game with a declarer) whose hand it is."""
+    right = ring.names[ledger.dealer]
+    declarer = declarer_of(rules, ledger)
+    if declarer is None or rules.game.declarers is None:
+        return f"the deal passes to {right}, not {seat}"
+    whose = "the declarer deals" if declarer == ledger.dealer else f"{right}, on his right, deals"
+    return (
+        f"{ring.names[declarer]} declares hand {ledger.hand} ({rules.game.declarers.id} "
+        f"{rules.game.declarers.option}), so {whose}: not {seat}"
+    )
 
 
 def start_replay(
@@ -465,7 +368,7 @@ def start_replay(
 ) -> HandReplay | HandVerdict:
     """The replay of a hand before its first item, from the carried ``ledger`` (or the
     hand's own ``start``), or the verdict of a hand that cannot start."""
-    ledger, divergences = _opening(hand_items, ring, ledger)
+    ledger, divergences = _opening(hand_items, rules, ring, ledger)
     try:
         hand = (
             TrickHand(rules, ledger, names=ring.names)
@@ -498,7 +401,9 @@ def _run(replay: HandReplay, items: Sequence[b2.HandItem]) -> None:
     hand = replay.hand
     play_type = b2.Play
     for item in stream:
-        if type(item) is play_type and not (replay.stopped or deals or hand.agenda):
+        if type(item) is play_type and not (
+            replay.stopped or deals or hand.agenda or replay.taken_up
+        ):
             # the common case first: a card of the tricks (no deal to flush, no draw pending)
             replay.events += 1
             replay.last_event = item
@@ -583,7 +488,23 @@ def _event(replay: HandReplay, item: b2.Event, reshuffled: bool) -> bool:
             replay.push(item, Ante(replay.seat(name), pending.pop(name)))
         return reshuffled
     if isinstance(item, b2.Call):
-        replay.push(item, _declaration(replay, item))
+        if replay.hand.phase == "choose":
+            action = choice(replay.rules, replay.seat(item.seat), item)
+            if isinstance(action, str):
+                replay.diverge(item, "phases.choose", "illegal_event", action)
+                raise _Stop
+            replay.push(item, action)
+        else:
+            replay.push(item, _declaration(replay, item))
+        return reshuffled
+    if isinstance(item, b2.Wager):
+        replay.push(item, wager(replay.ring, item))
+        return reshuffled
+    if isinstance(item, b2.LayoutPlay):
+        replay.push(item, Play(replay.seat(item.seat), replay.card_index[item.card]))
+        return reshuffled
+    if isinstance(item, b2.Knock):
+        replay.push(item, Knock(replay.seat(item.seat)))
         return reshuffled
     if isinstance(item, b2.Reshuffle):
         return True
@@ -596,7 +517,7 @@ def _event(replay: HandReplay, item: b2.Event, reshuffled: bool) -> bool:
     if isinstance(item, b2.Penalty):
         _penalty(replay, item)
         return reshuffled
-    replay.diverge(item, None, "illegal_event", f"{type(item).__name__} is not a Bourré event")
+    replay.diverge(item, None, "illegal_event", f"{type(item).__name__} is not a known event")
     raise _Stop
 
 

@@ -12,11 +12,18 @@ wrong, as for Baloot (:class:`~baloot_conformance.check.run.NoSuchMoment`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from baloot_conformance.check.run import NoSuchMoment
 from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.family.btn import items as b2
 from baloot_conformance.family.btn.reader import Btn2Reader
-from baloot_conformance.family.check.hand_check import _run, replay_hand, start_replay
+from baloot_conformance.family.check.hand_check import (
+    HandReplay,
+    _run,
+    replay_hand,
+    start_replay,
+)
 from baloot_conformance.family.check.run import _ruleset_for
 from baloot_conformance.family.check.table import RingTable, ring_table
 from baloot_conformance.family.engine.deck import Ring
@@ -105,6 +112,48 @@ def _table_in(
         raise NoSuchMoment(f"the replay of {hand.position} stops before {position_of(item)}: {why}")
     played = item.card if isinstance(item, b2.Play) else None
     return ring_table(replay.hand, hand.number, played)
+
+
+def replay_through(
+    hand: b2.Hand, rules: TrickRuleset, ring: Ring, ledger: Ledger | None, path: str = "-"
+) -> HandReplay | HandVerdict:
+    """The replay of ``hand`` after all its items (from ``ledger``, or its own ``start``), as
+    the checker replays them, or the verdict of a hand that cannot start: the hand just
+    before the event that would follow them (the adapter protocol's ``legal``, its
+    ``claims`` once the hand is played out)."""
+    replay = start_replay(hand, rules, ring, ledger, path)
+    if isinstance(replay, HandReplay):
+        _run(replay, hand.items)
+    return replay
+
+
+def step_cards(replay: HandReplay, items: Sequence[b2.HandItem]) -> bool:
+    """Go on with a replay (after :func:`replay_through`) by ``items``, when they are cards of
+    the tricks and nothing is pending (no deal to gather, no draw or discard due): the
+    checker's common case, in which its loop only plays each card, so that the replay ends as
+    :func:`replay_through` of the longer hand would. Whether it could: ``False`` when an item
+    is anything else, or a card is illegal, and then the replay may have changed (replay the
+    hand again)."""
+    hand = replay.hand
+    for item in items:
+        if (
+            type(item) is not b2.Play
+            or replay.stopped
+            or replay.divergences
+            or replay.taken_up
+            or hand.agenda
+            or hand.phase != "tricks"
+        ):
+            return False
+        replay.events += 1
+        replay.last_event = item
+        try:
+            replay.play(item)
+        except Exception:  # the checker's stop: an illegal card
+            return False
+        if replay.divergences:
+            return False
+    return True
 
 
 def position_of(item: b2.HandItem) -> str:

@@ -60,6 +60,12 @@ class RingTable:
     """The card turned up for trump (Bourré: the dealer's last card)."""
     pot: int = 0
     """The pot the hand is played for: the carried pot and this hand's antes so far."""
+    contract: str | None = None
+    """A points game's contract, once chosen, and who declared it: ``no_hearts by E``,
+    ``trumps (S) by E``, ``domino from 7 by E`` (``None``: a pot game, or not chosen yet)."""
+    layout: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """A layout's rows (Domino), by suit in the pack's order: the cards laid, lowest first
+    (empty: the row is not opened)."""
 
 
 def ring_table(hand: TrickHand, number: int, played: str | None = None) -> RingTable:
@@ -86,7 +92,11 @@ def ring_table(hand: TrickHand, number: int, played: str | None = None) -> RingT
     if hand.phase in ("settle", "over") and tricks_done:  # the last trick, still in view
         plays = [a for a in hand.history if isinstance(a, Play)][-len(hand.active) :]
         on_table = tuple((names[p.seat], pack.codes[p.card]) for p in plays)
-    to_play = hand.to_act() if hand.phase == "tricks" else None
+    to_play = hand.to_act() if hand.phase in ("tricks", "layout") else None
+    if hand.phase == "layout" and to_play is not None:
+        legal = cards(hand.fitting(to_play))
+    else:
+        legal = cards(hand.legal_cards()) if to_play is not None else ()
     folded = tuple(n for n in clockwise if not getattr(hand.declared.get(seat_of[n]), "play", 1))
     return RingTable(
         hand=number,
@@ -101,9 +111,41 @@ def ring_table(hand: TrickHand, number: int, played: str | None = None) -> RingT
         tricks=tuple((n, hand.tricks[seat_of[n]]) for n in clockwise if seat_of[n] in hand.tricks),
         on_table=on_table,
         to_play=names[to_play] if to_play is not None else None,
-        legal=cards(hand.legal_cards()) if to_play is not None else (),
+        legal=legal,
         played=played,
         trump=pack.suits[hand.trump] if hand.trump is not None else None,
         faceup=pack.codes[hand.faceup] if hand.faceup is not None else None,
         pot=hand.pot,
+        contract=_contract(hand),
+        layout=_layout(hand),
     )
+
+
+def _contract(hand: TrickHand) -> str | None:
+    """The contract in words, for a points game whose declarer has chosen it."""
+    if hand.rules.scoring.outcome.option != "points" or hand.phase in ("deal", "choose"):
+        return None
+    contract = hand.rules.contracts[hand.contract]
+    text = hand.contract
+    if contract.trump == "named" and hand.trump is not None:
+        text += f" ({hand.pack.suits[hand.trump]})"
+    if contract.play == "layout" and hand.start_rank is not None:
+        text += f" from {hand.pack.ranks[hand.start_rank]}"
+    if hand.declarer is not None:
+        text += f" by {hand.names[hand.declarer]}"
+    return text
+
+
+def _layout(hand: TrickHand) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The layout's rows, once the layout phase has begun."""
+    if not hand.rows:
+        return ()
+    pack = hand.pack
+    rows = []
+    for suit, row in enumerate(hand.rows):
+        letter = pack.suits[suit]
+        laid: tuple[str, ...] = ()
+        if row is not None:
+            laid = tuple(pack.ranks[r] + letter for r in range(row[0], row[1] + 1))
+        rows.append((letter, laid))
+    return tuple(rows)

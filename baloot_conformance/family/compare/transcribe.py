@@ -50,7 +50,7 @@ def session_text(
     return hands_text(rules, played)
 
 
-def _greedy(actions: list[Action], rng: random.Random) -> Action:
+def _greedy(actions: Sequence[Action], rng: random.Random) -> Action:
     """A declaration leaning to play with the most discards; any other choice as the plain
     playout makes it."""
     plays = [a for a in actions if isinstance(a, Declare) and a.play]

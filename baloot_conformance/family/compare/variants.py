@@ -56,6 +56,34 @@ UNWITNESSED: dict[str, str] = {
         "the obligation tree, and where play.overruff is not_required (bourre-hoyle) any "
         "trump already meets it, so the branch is not reached"
     ),
+    "* contracts.no_hearts.ends=scored": (
+        "not witnessed in 3,000 sessions: in no hearts a heart is led only by a player who "
+        "holds nothing else, so random play keeps a heart for the last trick and the hand "
+        "never ends sooner; a hand that throws every heart by the twelfth trick would tell "
+        "it: an open finding, not a decoration"
+    ),
+    "* play.trump_head.target=highest_led": (
+        "a decoration where the node's guard is trump_led: on a trump lead the card winning "
+        "the trick is the highest trump, which is the highest card of the suit led"
+    ),
+    "barbu phases.tricks.first_lead=dealer_next": (
+        "a decoration under table.dealer.rotation declarer_right: the seat after the dealer "
+        "is the declarer, who leads under first_lead declarer too"
+    ),
+    "barbu-seed phases.tricks.first_lead=dealer_next": "as for barbu (declarer_right)",
+    "barbu-trictrac phases.tricks.first_lead=dealer_next": "as for barbu (declarer_right)",
+    "barbu-seed play.underruff.option=forced": (
+        "as for bourre-hoyle: underruff is the otherwise branch of overruff, which the seed "
+        "does not require (not_required), so the branch is not reached"
+    ),
+    "barbu-seed table.teams.option=partners": (
+        "a decoration in barbu-seed: its one stage that could read a partner, play.trump_head, "
+        "binds nobody (opponent_winning any), and every player scores for himself"
+    ),
+    "hearts table.teams.option=partners": (
+        "a decoration in Hearts: no stage of its tree reads who is a partner (no beat or "
+        "exemption), and every player scores for himself"
+    ),
     "bourre-wikipedia phases.draw.refill.option=reshuffle_discards": (
         "from folded_first (bourre-wikipedia): not witnessed in 5,000 sessions (a fifth of them "
         "leaning to discard all), though bourre's reshuffle_discards -> folded_first is: an "
@@ -137,6 +165,13 @@ def _enum_values(node: Mapping[str, Any], current: Any) -> list[Any]:
     return []
 
 
+def family_of(base: TrickRuleset, pool: Iterable[TrickRuleset]) -> list[TrickRuleset]:
+    """The rulesets of ``pool`` that are ``base``'s game: its common rules and their profiles
+    (one lineage root), whose values are ``base``'s alternatives."""
+    game = base.lineage[-1]
+    return [r for r in pool if r.lineage[-1] == game]
+
+
 def rule_variants(base: TrickRuleset, pool: Iterable[TrickRuleset] = ()) -> list[Variant]:
     """Every other value each parameter of ``base`` can take (see the module's docstring),
     each as the rule it makes; those that make no valid ruleset are left out."""
@@ -154,8 +189,8 @@ def rule_variants(base: TrickRuleset, pool: Iterable[TrickRuleset] = ()) -> list
                 continue
             current = rule.get(name)
             schema = params.get(name, {})
-            values = _enum_values(schema, current)
             meant = current if current is not None else _default(schema)
+            values = _enum_values(schema, meant)
             values += [v for v in seen.get((rule_id, name), []) if v != meant]
             unique = {canonical_json(v): v for v in values}
             for value in unique.values():

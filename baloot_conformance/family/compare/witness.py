@@ -52,6 +52,9 @@ class Witness:
 _POTS = (0, 0, 6, 45)
 #: Hands per session, in turn: a tie or a bourré shows only in the hand after it.
 _HANDS = (1, 2, 1, 3)
+#: A points game's sessions: longer, for the rules a declarer's later hands show (under a
+#: rotating declarer his second hand is the game's fifth).
+_POINTS_HANDS = (1, 2, 1, 5)
 
 
 def verdicts(text: str, ruleset: TrickRuleset, path: str = "<witness>") -> list[HandVerdict]:
@@ -73,16 +76,24 @@ def verdicts(text: str, ruleset: TrickRuleset, path: str = "<witness>") -> list[
 
 def candidates(ruleset: TrickRuleset, tries: int, seed: int = 0) -> Iterator[str]:
     """Seeded random legal sessions under ``ruleset``: every table size it allows in turn,
-    one to three hands, from a carried pot of 0, 6 or 45 and each dealer; one in five with
-    the players leaning to play and to discard all they may (the stock's refill)."""
+    one to three hands, from a carried pot of 0, 6 or 45 (a points game: one to five hands,
+    from its hands 1 to 8) and each dealer; one in five with the players leaning to play
+    and to discard all they may (the stock's refill)."""
     low, high = ruleset.table.seats.min, ruleset.table.seats.max
+    points = ruleset.scoring.outcome.option == "points"
     for i in range(tries):
         players = low + i % (high - low + 1)
-        start = Ledger.start(players, dealer=(i // 3) % players, pot=_POTS[(i // 2) % len(_POTS)])
+        dealer = (i // 3) % players
+        if points:
+            start = Ledger(
+                players=players, dealer=dealer, chips=(0,) * players, hand=1 + i // 2 % 8
+            )
+        else:
+            start = Ledger.start(players, dealer=dealer, pot=_POTS[(i // 2) % len(_POTS)])
         yield session_text(
             ruleset,
             players,
-            _HANDS[i % len(_HANDS)],
+            (_POINTS_HANDS if points else _HANDS)[i % len(_HANDS)],
             seed * 1_000_003 + i,
             start=start,
             greedy=i % 5 == 4,

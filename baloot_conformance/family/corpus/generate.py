@@ -33,13 +33,16 @@ from baloot_conformance.family.btn import items as b2
 from baloot_conformance.family.btn.writer import format_hand, format_header
 from baloot_conformance.family.engine.actions import (
     Ante,
+    Choose,
     Deal,
     Declare,
     Discard,
     Draw,
+    Knock,
     Penalty,
     Play,
     Reshuffle,
+    Wager,
 )
 from baloot_conformance.family.engine.hand import TrickHand
 from baloot_conformance.family.engine.pack import pack_of, ring_of
@@ -73,6 +76,8 @@ def table_for(rules: TrickRuleset, players: int) -> b2.Table:
         hand_size=rules.phases.deal.cards,
         tricks=rules.phases.tricks.count,
         numbered=not rules.table.seats.names,
+        passing=rules.phases.pass_cards is not None,
+        points=rules.scoring.outcome.option == "points",
     )
 
 
@@ -86,8 +91,7 @@ def hand_items(played: TrickHand, number: int, *, legal: bool, start: bool) -> b
     prefix = f"h{number}"
     out: list[b2.HandItem] = []
     if start:
-        exempt = tuple(names[s] for s in sorted(played.ledger.exempt))
-        out.append(b2.Start(position=f"{prefix}.start", pot=played.ledger.pot, exempt=exempt))
+        out.append(start_item(played, prefix))
     out.append(b2.Dealer(position=f"{prefix}.dealer", seat=names[played.ledger.dealer]))
     counts = {"ante": 0, "bid": 0, "reshuffle": 0, "penalty": 0}
     antes: list[tuple[str, int]] = []
@@ -165,6 +169,39 @@ def hand_items(played: TrickHand, number: int, *, legal: bool, start: bool) -> b
             reshuffled.add(action.seat)
         elif isinstance(action, Draw):
             served[action.seat].extend(action.cards)
+        elif isinstance(action, Choose):
+            counts["bid"] += 1
+            contract = rules.contracts[action.contract]
+            args: tuple[str, ...] = ()
+            if action.arg is not None:
+                pack = pack_of(rules)
+                args = ((pack.ranks if contract.play == "layout" else pack.suits)[action.arg],)
+            out.append(
+                b2.Call(
+                    position=f"{prefix}.bid{counts['bid']}",
+                    seat=names[action.seat],
+                    word=action.contract,
+                    args=args,
+                )
+            )
+        elif isinstance(action, Wager):
+            out.append(
+                b2.Wager(
+                    position=f"{prefix}.raise.{names[action.seat]}",
+                    seat=names[action.seat],
+                    doubles=_seats(names, action.doubles),
+                    redoubles=_seats(names, action.redoubles),
+                )
+            )
+        elif isinstance(action, Knock) or (isinstance(action, Play) and replay.phase == "layout"):
+            move = replay.moves + 1
+            position = f"{prefix}.m{move}"
+            who = names[action.seat]
+            out.append(
+                b2.Knock(position=position, seat=who, move=move)
+                if isinstance(action, Knock)
+                else b2.LayoutPlay(position=position, seat=who, card=codes[action.card], move=move)
+            )
         elif isinstance(action, Play):
             if legal:
                 out.append(
@@ -198,7 +235,12 @@ def hand_items(played: TrickHand, number: int, *, legal: bool, start: bool) -> b
         replay.push(action)
         if isinstance(action, Draw) and len(served[action.seat]) == len(discards[action.seat]):
             exchange(action.seat)
-        if isinstance(action, Play) and not replay.trick:
+        if (
+            isinstance(action, Play)
+            and not replay.trick
+            and replay.phase != "layout"
+            and (replay.winners and len(replay.winners) == replay.trick_number)
+        ):
             trick = replay.trick_number
             out.append(
                 b2.TrickClaim(
@@ -206,7 +248,7 @@ def hand_items(played: TrickHand, number: int, *, legal: bool, start: bool) -> b
                 )
             )
     flush_antes()
-    out.extend(_closing(replay, prefix))
+    out.extend(closing_items(replay, prefix))
     return b2.Hand(number=number, items=tuple(out))
 
 
@@ -217,10 +259,37 @@ def _cards(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def _closing(hand: TrickHand, prefix: str) -> list[b2.HandItem]:
-    """``= tricks``, ``= pot``, ``= pays`` and ``= score``, as the engine settled the hand."""
-    settlement = hand.settlement
-    assert settlement is not None, "a generated hand is played to its settlement"
+def _seats(names: Sequence[str], mask: int) -> tuple[str, ...]:
+    return tuple(names[s] for s in range(len(names)) if mask >> s & 1)
+
+
+def start_item(played: TrickHand, prefix: str) -> b2.Start:
+    """The ``start`` line of a session's first hand: the pot game's pot and exemptions, or the
+    points game's hand number, totals and the declarer's block so far."""
+    ledger = played.ledger
+    names = played.names
+    position = f"{prefix}.start"
+    if played.rules.scoring.outcome.option != "points":
+        exempt = tuple(names[s] for s in sorted(ledger.exempt))
+        return b2.Start(position=position, pot=ledger.pot, exempt=exempt)
+    scores = tuple((names[s], ledger.total_of(s)) for s in range(ledger.players))
+    declarer = played.declarer
+    chosen = None if declarer is None else ledger.chosen_by(declarer)
+    counts = None if declarer is None else ledger.doubles_of(declarer)
+    doubled = () if not counts else tuple((names[s], c) for s, c in enumerate(counts) if c)
+    return b2.Start(
+        position=position,
+        hand=ledger.hand,
+        scores=scores if any(v for _, v in scores) else (),
+        doubled=doubled,
+        chosen=chosen or None,
+    )
+
+
+def closing_items(hand: TrickHand, prefix: str) -> list[b2.HandItem]:
+    """The closing claims, as the engine settled the hand: a pot game's ``= tricks``, ``=
+    pot``, ``= pays`` and ``= score``; a points game's ``= tricks`` (played as tricks), ``=
+    points``, ``= score``, ``= total`` and ``= order`` (played as a layout)."""
     names = hand.names
     claims: list[b2.HandItem] = []
 
@@ -229,6 +298,19 @@ def _closing(hand: TrickHand, prefix: str) -> list[b2.HandItem]:
             pairs = tuple((names[s], n) for s, n in sorted(values.items()))
             claims.append(b2.SidesClaim(position=f"{prefix}.{name}", name=name, values=pairs))  # type: ignore[arg-type]
 
+    if hand.rules.scoring.outcome.option == "points":
+        done = hand.points_settlement
+        if hand.winners:
+            sides("tricks", dict(hand.tricks))
+        every = range(hand.ledger.players)
+        sides("points", {s: done.points[s] for s in every})
+        sides("score", {s: done.score[s] for s in every})
+        sides("total", {s: done.next.scores[s] for s in every})
+        if done.order:
+            seats = tuple(names[s] for s in done.order)
+            claims.append(b2.OrderClaim(position=f"{prefix}.order", seats=seats))
+        return claims
+    settlement = hand.pot_settlement
     sides("tricks", dict(hand.tricks))
     sides("pot", settlement.taken)
     sides("pays", settlement.pays)

@@ -85,7 +85,36 @@ class Penalty:
     chips: int
 
 
-Action = Ante | Deal | Declare | Discard | Draw | Reshuffle | Play | Penalty
+@dataclass(frozen=True, slots=True)
+class Choose:
+    """The declarer chooses ``contract``; ``arg`` is the suit it names (a trump: an index of
+    the pack's suits) or the rank (a layout's start: an index of its ranks), else ``None``."""
+
+    seat: Seat
+    contract: str
+    arg: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Wager:
+    """A player's turn in the doubling: the seats he doubles and the seats he redoubles (those
+    who doubled him), as masks of seats (bit ``i`` for seat ``i``); both 0: he passes."""
+
+    seat: Seat
+    doubles: int = 0
+    redoubles: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Knock:
+    """A player who cannot add a card to the layout passes his turn."""
+
+    seat: Seat
+
+
+Action = (
+    Ante | Deal | Declare | Discard | Draw | Reshuffle | Play | Penalty | Choose | Wager | Knock
+)
 
 
 def describe(action: Action, names: Sequence[str], pack: Pack) -> str:
@@ -107,6 +136,16 @@ def describe(action: Action, names: Sequence[str], pack: Pack) -> str:
         return f"a reshuffle to serve {name}"
     if isinstance(action, Play):
         return f"{name} plays {_codes(pack, (action.card,))}"
+    if isinstance(action, Choose):
+        return f"{name} chooses {action.contract}"
+    if isinstance(action, Wager):
+        if not action.doubles | action.redoubles:
+            return f"{name} doubles nobody"
+        return f"{name} doubles " + " ".join(
+            names[s] for s in range(len(names)) if (action.doubles | action.redoubles) >> s & 1
+        )
+    if isinstance(action, Knock):
+        return f"{name} knocks"
     return f"{name} pays a penalty of {action.chips}"
 
 

@@ -59,6 +59,26 @@ class Pack:
         """The card set of a space-separated list of codes: ``"KS 4S 9D"``."""
         return self.mask(text.split())
 
+    def matching(self, pattern: str) -> int:
+        """The cards a pattern of a value table or a ban names: a suit letter (``H``), a
+        rank code (``Q``) or a card (``QS``); 0 for one the pack lacks."""
+        if pattern in self.index:
+            return 1 << self.index[pattern]
+        if pattern in self.suits:
+            return self.suit_masks[self.suits.index(pattern)]
+        result = 0
+        for i, code in enumerate(self.codes):
+            if code[:-1] == pattern:
+                result |= 1 << i
+        return result
+
+    def matching_any(self, patterns: Iterable[str]) -> int:
+        """The cards any of ``patterns`` names (see :meth:`matching`)."""
+        result = 0
+        for pattern in patterns:
+            result |= self.matching(pattern)
+        return result
+
     def display_order(self, trump: int | None = None) -> tuple[int, ...]:
         """Every card as a player sorts a hand: by suit in the pack's order, strongest first
         (the trump suit in its trump order)."""

@@ -20,88 +20,23 @@ this module holds the draw's rules.
 
 from __future__ import annotations
 
-import random
 from itertools import combinations
 
 from baloot_conformance.family.engine.actions import Action, Declare, Discard, Draw, Reshuffle
-from baloot_conformance.family.engine.deck import Pack, cards_of
-from baloot_conformance.family.engine.ledger import Ledger, Seat
+from baloot_conformance.family.engine.deck import cards_of
+from baloot_conformance.family.engine.ledger import Seat
 from baloot_conformance.family.engine.obligations import IllegalAction
 from baloot_conformance.family.engine.pack import mask_of
-from baloot_conformance.family.rules.model import TrickRuleset
+from baloot_conformance.family.engine.state import HandState
 
 # --- the draw -------------------------------------------------------------------------
 
 
-class DrawPhase:
-    """The draw's rules, as a base of :class:`~.hand.TrickHand`: the state they read and
-    write is declared (and slotted) here, the hooks into the hand's sequencing below."""
+class DrawPhase(HandState):
+    """The draw's rules, as a base of :class:`~.hand.TrickHand` (the state is
+    :class:`~.state.HandState`'s)."""
 
-    __slots__ = (
-        "active",
-        "agenda",
-        "closing",
-        "dealt_in",
-        "declared",
-        "discards",
-        "faceup",
-        "folded",
-        "hands",
-        "ledger",
-        "names",
-        "owed",
-        "pack",
-        "pack_order",
-        "phase",
-        "rng",
-        "rules",
-        "stock",
-        "tricks",
-    )
-
-    rules: TrickRuleset
-    ledger: Ledger
-    pack: Pack
-    names: tuple[str, ...]
-    phase: str
-    dealt_in: tuple[Seat, ...]
-    hands: list[int]
-    discards: list[int]
-    folded: list[int]
-    stock: int
-    faceup: int | None
-    declared: dict[Seat, Declare]
-    active: tuple[Seat, ...]
-    agenda: list[tuple[str, Seat, int]]
-    """Steps due in turn: ``("stay", seat, chips)``, ``("discard", seat, n)`` (``n`` cards, or
-    any number up to the limit when ``n`` is -1), ``("draw", seat, n)``; the hand adds the
-    antes and penalties."""
-    owed: int
-    closing: bool
-    tricks: dict[Seat, int]
-    pack_order: list[int] | None
-    rng: random.Random | None
-
-    def to_act(self) -> Seat | None:
-        raise NotImplementedError
-
-    def where(self, card: int) -> str:
-        raise NotImplementedError
-
-    def describe(self, action: Action) -> str:
-        raise NotImplementedError
-
-    def seat_name(self, seat: Seat | None) -> str:
-        raise NotImplementedError
-
-    def done_step(self) -> None:
-        raise NotImplementedError
-
-    def next_phase(self) -> None:
-        raise NotImplementedError
-
-    def start_settle(self) -> None:
-        raise NotImplementedError
+    __slots__ = ()
 
     def _declare_rule(self) -> str:
         rule = self.rules.phases.declare

@@ -1,4 +1,5 @@
-"""One hand of a pot game of the trick family (Bourré), from the ante to the settlement.
+"""One hand of a game of the trick family (Bourré's pot, Barbu's and Hearts' points), from
+its first phase to the settlement.
 
 The API follows python-chess and Baloot's :class:`~baloot_conformance.engine.hand.Hand`:
 :meth:`TrickHand.legal_actions` lists what may happen next, :meth:`TrickHand.push` applies an
@@ -19,12 +20,21 @@ the ruleset's pipeline (``phases.pipeline``), each kind under its rule IDs:
     (:class:`Declare`), pays the stay of the double-ante variant (an :class:`Ante`), then
     :class:`Discard` and :class:`Draw` from the stock, a :class:`Reshuffle` refilling it;
     declared in turn with the discards, in turn then a second round, or at once
-    (:mod:`.draw` holds these rules).
+    (:mod:`.draw` holds these rules); or, as a pass [phases.draw.pass], each seat's
+    :class:`Discard` for a neighbour, then each one's :class:`Draw` of the cards passed to
+    it (:mod:`.passing`).
+``choose`` and ``wagers`` [phases.choose, phases.wagers.*]
+    the declarer's :class:`Choose` of the contract (with its trump or start rank), then each
+    seat's :class:`Wager` from the declarer's left (:mod:`.declarer`).
 ``tricks`` [phases.tricks]
-    ``count`` tricks among the active seats; which card is legal and who wins a trick is the
-    obligation engine's (a :class:`PlayRules`, compiled per contract and trump).
+    ``count`` tricks among the active seats (fewer where the contract ends once its scored
+    cards are taken); which card is legal and who wins a trick is the obligation engine's (a
+    :class:`PlayRules`, compiled per contract and trump) (:mod:`.trick_phase`).
+``layout`` [phases.layout]
+    a layout contract's :class:`Play` and :class:`Knock` moves (:mod:`.layout`).
 ``settle`` [scoring.*]
-    a reneger's :class:`Penalty` [scoring.pot.renege], then :func:`~.ledger.settle`.
+    a reneger's :class:`Penalty` [scoring.pot.renege], then :func:`~.ledger.settle`; a points
+    game's values and wagers (:mod:`.settle`, :mod:`.points`).
 
 Penalised events: the kit reports the offence, and the hand goes on under the penalty the
 rules set, so that the settlement can be checked against them. A renege:
@@ -50,40 +60,53 @@ from collections.abc import Sequence
 from baloot_conformance.family.engine.actions import (
     Action,
     Ante,
+    Choose,
     Deal,
     Declare,
     Discard,
     Draw,
+    Knock,
     Penalty,
     Play,
     PlayCompiler,
     PlayRules,
     Reshuffle,
+    Wager,
     describe,
 )
 from baloot_conformance.family.engine.deck import Ring, cards_of
+from baloot_conformance.family.engine.declarer import DeclarerPhases
 from baloot_conformance.family.engine.draw import DrawPhase
+from baloot_conformance.family.engine.layout import LayoutPhase
 from baloot_conformance.family.engine.ledger import (
     Ledger,
     Seat,
     Settlement,
     ante_due,
-    penalty_due,
-    settle,
 )
 from baloot_conformance.family.engine.obligations import Context as TrickContext
 from baloot_conformance.family.engine.obligations import ContractKey, IllegalAction, play_table
 from baloot_conformance.family.engine.pack import mask_of, pack_of, ring_of
+from baloot_conformance.family.engine.passing import PassChoices, PassPhase
+from baloot_conformance.family.engine.points import (
+    PointsSettlement,
+    declarer_of,
+    game_over,
+)
+from baloot_conformance.family.engine.settle import SettlePhase
+from baloot_conformance.family.engine.trick_phase import TrickPhase
 from baloot_conformance.family.rules.model import TrickRuleset
 
 __all__ = [
     "Action",
     "Ante",
+    "Choose",
     "Deal",
     "Declare",
     "Discard",
     "Draw",
     "IllegalAction",
+    "Knock",
     "Penalty",
     "Play",
     "PlayCompiler",
@@ -91,35 +114,18 @@ __all__ = [
     "Reshuffle",
     "TrickContext",
     "TrickHand",
+    "Wager",
 ]
 
 
 # --- the hand -------------------------------------------------------------------------------
 
 
-class TrickHand(DrawPhase):
+class TrickHand(DrawPhase, PassPhase, DeclarerPhases, TrickPhase, LayoutPhase, SettlePhase):
     """A hand in progress: ``TrickHand(rules, ledger, compile)`` for a recorded hand (its
     :class:`Deal` and draws come from outside), or :meth:`shuffled` to deal from a pack."""
 
-    __slots__ = (
-        "_legal",
-        "active_mask",
-        "compile",
-        "contract",
-        "gone",
-        "history",
-        "leader",
-        "paid",
-        "penalties",
-        "play_rules",
-        "reneges",
-        "ring",
-        "settlement",
-        "trick",
-        "trick_number",
-        "trump",
-        "turns",
-    )
+    __slots__ = ()
 
     def __init__(
         self,
@@ -136,16 +142,23 @@ class TrickHand(DrawPhase):
                 f"{ledger.players} players at the table; {rules.id} is played by {seats.min} "
                 f"to {seats.max}",
             )
-        if rules.scoring.outcome.option != "most_tricks":
+        if rules.scoring.outcome.option == "card_points":
             raise ValueError(
-                f"{rules.id}: the pot's settlement is by most tricks; scoring.outcome "
-                f"{rules.scoring.outcome.option} has no settlement of its own yet"
+                f"{rules.id}: scoring.outcome card_points (the sides' card points, Baloot's "
+                "shape) has no settlement of its own yet"
             )
+        over = game_over(rules, ledger)
+        if over is not None:
+            raise IllegalAction("game.kind", over)
         self.rules = rules
         self.ledger = ledger
         self.compile = compile_play if compile is None else compile
         self.pack = pack_of(rules)
-        self.ring = Ring(tuple(names)) if names is not None else ring_of(rules, ledger.players)
+        self.ring = (
+            Ring(tuple(names), rules.table.teams.option == "partners")
+            if names is not None
+            else ring_of(rules, ledger.players)
+        )
         self.names = self.ring.names
         self.contract = next(iter(rules.contracts))
         self.dealt_in = ledger.dealt_in()
@@ -173,7 +186,25 @@ class TrickHand(DrawPhase):
         self.closing = False
         self.history: list[Action] = []
         self.play_rules: PlayRules | None = None
-        self.settlement: Settlement | None = None
+        self.needs_hands = True
+        self.scored = 0
+        self.settlement: Settlement | PointsSettlement | None = None
+        self.declarer = declarer_of(rules, ledger) if rules.game.declarers else None
+        self.start_rank: int | None = None
+        self.doubles = [0] * n
+        self.wager_turns: tuple[Seat, ...] = ()
+        self.wagered = 0
+        self.taken = [0] * n
+        """The cards each seat took in its tricks (a points game's values count them)."""
+        self.winners: list[Seat] = []
+        """The winner of each trick played, in order."""
+        self.rows: list[tuple[int, int] | None] = []
+        self.finish: list[Seat] = []
+        self.layout_turn: Seat = -1
+        self.moves = 0
+        self.passed: list[tuple[int, ...] | None] = []
+        self.pass_step = 0
+        self.taken_up = 0
         self.pack_order: list[int] | None = None
         self.rng: random.Random | None = None
         self._legal = -1
@@ -206,6 +237,12 @@ class TrickHand(DrawPhase):
             "history",
             "reneges",
             "penalties",
+            "doubles",
+            "taken",
+            "winners",
+            "rows",
+            "finish",
+            "passed",
         ):
             setattr(twin, name, list(getattr(self, name)))
         for name in ("paid", "declared", "tricks"):
@@ -231,6 +268,14 @@ class TrickHand(DrawPhase):
             return self.agenda[0][1]
         if self.phase == "tricks":
             return self._next_in_trick()
+        if self.phase == "choose":
+            return self.declarer
+        if self.phase == "wagers":
+            return self.wager_seat()
+        if self.phase == "layout":
+            return self.layout_turn
+        if self.phase == "draw" and self.rules.phases.pass_cards is not None:
+            return self.pass_turn()[1]
         if self.phase == "draw" and self._declare_rule() != "simultaneous":
             return next((s for s in self.dealt_in if s not in self.declared), None)
         return None
@@ -253,32 +298,7 @@ class TrickHand(DrawPhase):
                 return f"in {self.names[seat]}'s folded hand"
         return "not in play"
 
-    def context(self) -> TrickContext:
-        """The obligation engine's view of the card to be played now."""
-        turns = self.turns[: len(self.trick) + 1]
-        return TrickContext(
-            seats=turns,
-            ring=self.ring,
-            active=self.active_mask,
-            hands=tuple(self.hands),
-            gone=self.gone,
-            won=self.tricks[turns[-1]],
-        )
-
-    def legal_cards(self) -> int:
-        """The cards the seat to play may play (a mask); 0 outside the tricks."""
-        if self.phase != "tricks":
-            return 0
-        if self._legal < 0:
-            held = self.hands[self._next_in_trick()]
-            if held & (held - 1) == 0:  # one card left (the last trick): no stage has a say
-                self._legal = held
-            else:
-                assert self.play_rules is not None
-                self._legal = self.play_rules.legal(held, self.trick, self.context())
-        return self._legal
-
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> Sequence[Action]:
         """What may happen next. A deal or a draw is listed only when the pack's order is
         known (:meth:`shuffled`); a recorded hand takes them from outside."""
         if self.phase == "tricks":
@@ -292,6 +312,18 @@ class TrickHand(DrawPhase):
             return self._agenda_actions()
         if self.phase == "deal":
             return [] if self.pack_order is None else [self._shuffled_deal()]
+        if self.phase == "choose":
+            return list(self._choices())
+        if self.phase == "wagers":
+            return self._wagers(self.wager_seat())
+        if self.phase == "layout":
+            return self.layout_actions()
+        if self.phase == "draw" and self.rules.phases.pass_cards is not None:
+            step, seat = self.pass_turn()
+            if step == "take":
+                return self.pass_actions()
+            count = self.rules.phases.pass_cards.cards
+            return PassChoices(seat, tuple(cards_of(self.hands[seat])), count)
         if self.phase == "draw":
             seats = [s for s in self.dealt_in if s not in self.declared]
             if self._declare_rule() != "simultaneous":
@@ -316,6 +348,14 @@ class TrickHand(DrawPhase):
             )
         elif self.agenda:
             self._push_agenda(action)
+        elif self.phase == "layout":
+            self._push_layout(action)
+        elif self.phase == "choose":
+            self._push_choose(action)
+        elif self.phase == "wagers":
+            self._push_wager(action)
+        elif self.phase == "draw" and self.rules.phases.pass_cards is not None:
+            self._push_pass(action)
         elif isinstance(action, Deal) and self.phase == "deal":
             self._push_deal(action)
         elif isinstance(action, Declare) and self.phase == "draw":
@@ -361,12 +401,26 @@ class TrickHand(DrawPhase):
             elif kind == "deal":
                 return
             elif kind == "draw":
-                if self.dealt_in:
+                if self.rules.phases.pass_cards is not None:
+                    if self._start_pass():
+                        return
+                elif self.dealt_in:
+                    return
+            elif kind == "choose":
+                if self.declarer is not None:
+                    return
+            elif kind == "wagers":
+                if self.declarer is not None:
+                    self._start_wagers()
                     return
             elif kind == "tricks":
-                if "draw" not in kinds:
+                if "draw" not in kinds or self.rules.phases.pass_cards is not None:
                     self.active = self.dealt_in
-                if self._start_tricks():
+                if self.rules.contracts[self.contract].play == "tricks" and self._start_tricks():
+                    return
+            elif kind == "layout":
+                if self.rules.contracts[self.contract].play == "layout":
+                    self._start_layout()
                     return
             elif kind == "settle":
                 self.start_settle()
@@ -384,8 +438,18 @@ class TrickHand(DrawPhase):
             return f"{self.names[seat]}'s {step} is next"
         if self.phase == "deal":
             return "the deal is next"
+        if self.phase == "draw" and self.rules.phases.pass_cards is not None:
+            step, seat = self.pass_turn()
+            what = "pass" if step == "pass" else "taking up of the cards passed"
+            return f"{self.names[seat]}'s {what} is next"
         if self.phase == "draw":
             return "a declaration (pass or play) is next"
+        if self.phase == "choose" and self.declarer is not None:
+            return f"{self.names[self.declarer]}'s choice of contract is next"
+        if self.phase == "wagers":
+            return f"{self.names[self.wager_seat()]}'s doubling is next"
+        if self.phase == "layout":
+            return f"{self.names[self.layout_turn]} is to add a card to the layout or knock"
         if self.phase == "tricks":
             return f"{self.names[self._next_in_trick()]} is to play a card"
         return f"the hand is in its {self.phase} phase"
@@ -490,120 +554,12 @@ class TrickHand(DrawPhase):
             self.trump = self.pack.suit_of[self.faceup]
         self.next_phase()
 
-    # --- tricks -----------------------------------------------------------------------
-
-    def _start_tricks(self) -> bool:
-        """Set up the play; ``False`` when nobody plays (every player passed)."""
-        if not self.active:
-            return False
-        # phases.tricks: the first seat after the dealer still in the hand leads.
-        after = (self.ledger.dealer + 1) % self.ledger.players
-        self.leader = next(
-            (after + k) % self.ledger.players
-            for k in range(self.ledger.players)
-            if (after + k) % self.ledger.players in self.active
-        )
-        self.tricks = {s: 0 for s in self.active}
-        self.active_mask = mask_of(self.active)
-        self._rotate()
-        self.play_rules = self.compile(self.rules, self.contract, self.trump)
-        self.phase = "tricks"
-        return True
-
-    def _rotate(self) -> None:
-        """The trick's turns: the active seats from the leader on."""
-        start = self.active.index(self.leader)
-        self.turns = self.active[start:] + self.active[:start]
-
-    def _next_in_trick(self) -> Seat:
-        """The seat to play the trick's next card."""
-        return self.turns[len(self.trick)]
-
-    def _check_turn_and_hold(self, action: Play) -> None:
-        seat = self._next_in_trick()
-        if action.seat != seat:
-            raise IllegalAction(
-                "phases.tricks",
-                f"{self.seat_name(action.seat)} played {self._code(action.card)}, but "
-                f"{self.names[seat]} is to play",
-            )
-        if not 0 <= action.card < self.pack.size or not self.hands[seat] >> action.card & 1:
-            raise IllegalAction(
-                "phases.tricks",
-                f"{self.names[seat]} played {self._code(action.card)}, which it does not hold "
-                f"(holds {self.pack.format(self.hands[seat])})",
-            )
-
-    def _check_play(self, action: Play) -> None:
-        if not self.legal_cards() >> action.card & 1:
-            assert self.play_rules is not None
-            seat = action.seat
-            self.play_rules.check(self.hands[seat], self.trick, self.context(), action.card)
-            raise AssertionError("the obligations' check accepted a card their legal set refuses")
-
-    def _apply_play(self, action: Play) -> None:
-        self.hands[action.seat] &= ~(1 << action.card)
-        self.trick += (action.card,)
-        self._legal = -1
-        if len(self.trick) < len(self.active):
-            return
-        assert self.play_rules is not None
-        winner = self.turns[self.play_rules.winner(self.trick)]
-        self.tricks[winner] += 1
-        self.leader = winner
-        self._rotate()
-        self.gone |= mask_of(self.trick)
-        self.trick = ()
-        self.trick_number += 1
-        if self.trick_number == self.rules.phases.tricks.count:
-            self.next_phase()
-
-    # --- settle -----------------------------------------------------------------------
-
-    def start_settle(self) -> None:
-        self.phase = "settle"
-        due = penalty_due(self.rules, self.pot) if self.reneges else None
-        self.agenda = [] if due is None else [("penalty", s, due) for s, _ in self.reneges]
-        if not self.agenda:
-            self._finish()
-
-    def _push_penalty(self, action: Action, seat: Seat, chips: int) -> None:
-        name = self.names[seat]
-        rule = "scoring.pot.renege"
-        if not isinstance(action, Penalty) or action.seat != seat:
-            raise IllegalAction(
-                rule, f"{name} reneged and owes a penalty of {chips}; got {self.describe(action)}"
-            )
-        if action.chips != chips:
-            raise IllegalAction(
-                rule,
-                f"{name} reneged and pays {chips} into the next pot (the pot is {self.pot}), "
-                f"not {action.chips}",
-            )
-        self.penalties.append(action)
-
-    def _finish(self) -> None:
-        reneges: dict[Seat, int] = {}
-        for penalty in self.penalties:
-            reneges[penalty.seat] = reneges.get(penalty.seat, 0) + penalty.chips
-        self.settlement = settle(
-            self.rules,
-            self.ledger,
-            paid=self.paid,
-            tricks=self.tricks,
-            reneges=reneges,
-        )
-        self.phase = "over"
-
     # --- messages ---------------------------------------------------------------------
 
     def seat_name(self, seat: Seat | None) -> str:
         if seat is None or not 0 <= seat < len(self.names):
             return f"seat {seat}"
         return self.names[seat]
-
-    def _code(self, card: int) -> str:
-        return self.pack.codes[card] if 0 <= card < self.pack.size else f"card {card}"
 
 
 def compile_play(rules: TrickRuleset, contract: str, trump: int | None) -> PlayRules:
@@ -612,6 +568,11 @@ def compile_play(rules: TrickRuleset, contract: str, trump: int | None) -> PlayR
 
 
 _PLAYS: dict[Seat, tuple[Play, ...]] = {}
+
+
+def play_of(seat: Seat, card: int) -> Play:
+    """The :class:`Play` of ``card`` by ``seat``, made once (actions are immutable)."""
+    return _plays(seat)[card]
 
 
 def _plays(seat: Seat) -> tuple[Play, ...]:

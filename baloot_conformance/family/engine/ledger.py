@@ -49,6 +49,28 @@ class Ledger:
     """The pot the next hand is played for, before its antes."""
     exempt: frozenset[Seat] = frozenset()
     """Who skips the next ante (``phases.ante`` ``exempt``)."""
+    hand: int = 1
+    """The number in the game of the hand this ledger opens (the pass cycle, the schedule)."""
+    scores: tuple[int, ...] = ()
+    """Each player's game total in a points game (empty: every total 0)."""
+    chosen: tuple[tuple[str, ...] | None, ...] = ()
+    """By declarer, the contracts he has chosen in his block so far (``None``: not known, as
+    after a ``start`` line, which names only its own declarer's); empty: none chosen."""
+    doubled: tuple[tuple[int, ...] | None, ...] = ()
+    """By declarer, how many times each seat has doubled him in his block (``None``: not
+    known); empty: nobody has."""
+
+    def total_of(self, seat: Seat) -> int:
+        """``seat``'s game total in a points game."""
+        return self.scores[seat] if self.scores else 0
+
+    def chosen_by(self, declarer: Seat) -> tuple[str, ...] | None:
+        """The contracts ``declarer`` has chosen in his block; ``None``: not known."""
+        return self.chosen[declarer] if self.chosen else ()
+
+    def doubles_of(self, declarer: Seat) -> tuple[int, ...] | None:
+        """How often each seat has doubled ``declarer`` in his block; ``None``: not known."""
+        return self.doubled[declarer] if self.doubled else (0,) * self.players
 
     @classmethod
     def start(

@@ -77,7 +77,7 @@ def play_table(section: PlaySection, pack: Pack, contract: ContractKey) -> PlayT
 class PlayTable:
     """The obligations of one contract under one ruleset: legal cards, checks, the winner."""
 
-    __slots__ = ("_after", "_tree", "contract", "nodes", "pack", "section", "tricks")
+    __slots__ = ("_after", "_tree", "contract", "needs_hands", "nodes", "pack", "section", "tricks")
 
     def __init__(self, section: PlaySection, pack: Pack, contract: ContractKey) -> None:
         self.section = section
@@ -88,6 +88,9 @@ class PlayTable:
         """Every node kept for this contract, by index (a decision's code is index + 1)."""
         self._tree = self._compile(section.obligations.tree)
         self._after = self._compile(section.obligations.after)
+        self.needs_hands = any(node.kind == "cinch" for node in self.nodes)
+        """Whether a stage reads the other hands or the tricks won (the cinch): a hand that
+        needs none passes a lighter context."""
 
     def _compile(self, nodes: tuple[Node, ...]) -> tuple[CompiledNode, ...]:
         kept: list[CompiledNode] = []

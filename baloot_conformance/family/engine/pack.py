@@ -21,7 +21,7 @@ def pack_of(rules: TrickRuleset) -> Pack:
     entry = _PACKS.get(id(rules))
     if entry is None or entry[0] is not rules:
         table = rules.table
-        pack = build_pack(table.deck, table.order_plain, table.order_trump)
+        pack = build_pack(table.deck, table.order_plain, table.order_trump or table.order_plain)
         entry = _PACKS[id(rules)] = (rules, pack)
     return entry[1]
 

@@ -1,4 +1,5 @@
-"""Random legal hands and sessions of a pot game, from a seed: what ``generate`` writes.
+"""Random legal hands and sessions of a trick-family game, from a seed: what ``generate``
+writes.
 
 Every decision is one of :meth:`~.hand.TrickHand.legal_actions`, chosen by a seeded
 :class:`random.Random`, so a playout is legal by construction and the same seed gives the same
@@ -14,13 +15,15 @@ the one before it left (the pot, who is exempt, who deals).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from baloot_conformance.family.engine.hand import Action, Declare, PlayCompiler, TrickHand
 from baloot_conformance.family.engine.ledger import Ledger
+from baloot_conformance.family.engine.points import game_over
 from baloot_conformance.family.rules.model import TrickRuleset
 
 
-def choose(actions: list[Action], rng: random.Random) -> Action:
+def choose(actions: Sequence[Action], rng: random.Random) -> Action:
     """One legal action: a pass half the time when declaring, else uniform."""
     if len(actions) == 1:
         return actions[0]
@@ -53,8 +56,8 @@ def random_session(
     start: Ledger | None = None,
 ) -> list[TrickHand]:
     """``hands`` hands in a row at a table of ``players``, from ``start`` (a new session by
-    default, the first seat dealing); each hand's ``settlement.next`` is the next one's
-    ledger."""
+    default, the first seat dealing), fewer when the game ends sooner (``game.kind``: Hearts'
+    target); each hand's ``settlement.next`` is the next one's ledger."""
     if not rules.table.seats.min <= players <= rules.table.seats.max:
         raise ValueError(
             f"{rules.id} is played by {rules.table.seats.min} to {rules.table.seats.max} "
@@ -64,6 +67,8 @@ def random_session(
     ledger = start if start is not None else Ledger.start(players)
     played: list[TrickHand] = []
     for _ in range(hands):
+        if game_over(rules, ledger) is not None:
+            break
         hand = random_hand(rules, ledger, compile, rng)
         assert hand.settlement is not None
         played.append(hand)

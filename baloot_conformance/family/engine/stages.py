@@ -25,6 +25,8 @@ from baloot_conformance.family.rules.play import (
     Beat,
     Cinch,
     Exempt,
+    FirstTrickBan,
+    ForcedLead,
     LeadBan,
     Overruff,
     Ruff,
@@ -214,13 +216,23 @@ def compile_node(
                     tops |= 1 << max(cards, key=lambda i: t.strength[i])
         node.param = (rule.option, tops, raised)
     elif isinstance(rule, LeadBan):
-        banned = 0
+        banned = pack.matching_any(rule.cards)
         for name in rule.suits:
             if name == "trump":
                 banned |= t.trumps
             elif name in pack.suits:
                 banned |= pack.suit_masks[pack.suits.index(name)]
-        node.param = banned
+        node.param = (
+            banned,
+            pack.matching_any(rule.broken_by),
+            rule.option == "binding",
+            pack.matching_any(rule.unless_only),
+        )
+    elif isinstance(rule, ForcedLead):
+        card = pack.index[rule.card]
+        node.param = pack.suit_masks[pack.suit_of[card]] if rule.option == "suit" else 1 << card
+    elif isinstance(rule, FirstTrickBan):
+        node.param = (pack.matching_any(rule.cards), rule.option == "binding")
     elif isinstance(rule, Cinch):
         order = sorted(
             (i for i in range(pack.size) if t.trumps >> i & 1), key=lambda i: -t.strength[i]
@@ -350,9 +362,41 @@ def _lead_ban(
     place: int,
     ctx: Context,
 ) -> tuple[int, int]:
-    if trick:
+    banned, broken_by, binding, unless_only = node.param
+    if trick or not binding or ctx.gone & broken_by:
         return SKIP, 0
-    x = cands & ~node.param
+    x = cands & ~banned
+    return (NARROW, x) if x & ~unless_only else (UNABLE, 0)
+
+
+def _forced_lead(
+    node: CompiledNode,
+    cands: int,
+    hand: int,
+    flags: int,
+    trick: tuple[int, ...],
+    place: int,
+    ctx: Context,
+) -> tuple[int, int]:
+    if trick or ctx.gone:
+        return SKIP, 0
+    x = cands & node.param
+    return (NARROW, x) if x else (UNABLE, 0)
+
+
+def _first_trick_ban(
+    node: CompiledNode,
+    cands: int,
+    hand: int,
+    flags: int,
+    trick: tuple[int, ...],
+    place: int,
+    ctx: Context,
+) -> tuple[int, int]:
+    banned, binding = node.param
+    if not binding or ctx.gone:
+        return SKIP, 0
+    x = cands & ~banned
     return (NARROW, x) if x else (UNABLE, 0)
 
 
@@ -460,6 +504,8 @@ _APPLY: dict[str, Apply] = {
     "overruff": _overruff,
     "underruff": _underruff,
     "lead_ban": _lead_ban,
+    "forced_lead": _forced_lead,
+    "first_trick_ban": _first_trick_ban,
     "free": _free,
     "cinch": _cinch,
 }
@@ -486,9 +532,20 @@ def sentence(
     kind = node.kind
     if kind == "lead_ban":
         locked = " (the contract is locked)" if "locked" in node.guard else ""
+        if node.param[1]:
+            locked = " before they are broken"
         return (
             f"{player} led {played} but may not lead {_banned(node, t)}{locked} while holding "
             f"other cards: lead {allowed}"
+        )
+    if kind == "forced_lead":
+        return f"{player} led {played} but the first lead of the hand must be {allowed}"
+    if kind == "first_trick_ban":
+        assert isinstance(node.rule, FirstTrickBan)
+        banned = " or ".join(_SUIT_NAMES.get(p, p) for p in node.rule.cards)
+        return (
+            f"{player} played {played} but may not play {banned} on the first trick while "
+            f"holding other cards: play {allowed}"
         )
     if kind == "cinch":
         effect = cinch_effect(sit.flags, sit.trick, node.param[1])
@@ -560,4 +617,4 @@ def _banned(node: CompiledNode, t: TrickTable) -> str:
     rule = node.rule
     assert isinstance(rule, LeadBan)
     names = ["trump" if s == "trump" else _SUIT_NAMES.get(s, s) for s in rule.suits]
-    return " or ".join(names)
+    return " or ".join([*names, *rule.cards])

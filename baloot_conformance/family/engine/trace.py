@@ -42,20 +42,25 @@ from baloot_conformance.engine.trace import Trace
 from baloot_conformance.family.engine.actions import (
     Action,
     Ante,
+    Choose,
     Deal,
     Declare,
     Discard,
     Draw,
+    Knock,
     Penalty,
     Play,
     Reshuffle,
+    Wager,
 )
 from baloot_conformance.family.engine.deck import MAX_CARDS
 from baloot_conformance.family.engine.hand import PlayCompiler, TrickHand
 from baloot_conformance.family.engine.ledger import Ledger, pot_limit
 from baloot_conformance.family.engine.obligations import PlayTable
-from baloot_conformance.family.engine.stages import FREE, CompiledNode
+from baloot_conformance.family.engine.points import PointsSettlement
+from baloot_conformance.family.engine.stages import FREE, SKIP, UNABLE, CompiledNode
 from baloot_conformance.family.rules.model import TrickRuleset
+from baloot_conformance.family.rules.play import Beat, FirstTrickBan, LeadBan, Overruff, Ruff
 
 __all__ = ["Trace", "TracedHand", "note_action", "note_card", "note_settlement", "note_trick"]
 
@@ -82,9 +87,12 @@ class TracedHand(TrickHand):
 
     def push(self, action: Action) -> None:
         phase = self.phase
+        owed = phase == "wagers" and self._owes_declarer(self.wager_seat())
         super().push(action)
         if phase != "tricks":
             note_action(self.trace, self, action, phase)
+        if owed:  # the quota made this player double the declarer
+            self.trace.hit("phases.wagers.quota")
 
     def _apply_play(self, action: Play) -> None:
         trick = (*self.trick, action.card)
@@ -119,6 +127,19 @@ def note_action(trace: Trace, hand: TrickHand, action: Action, phase: str) -> No
             trace.hit("phases.draw.discards")
         if phase == "draw" and hand.phase != "draw":
             _end_of_draw(trace, hand)
+    elif isinstance(action, Choose):
+        rules = hand.rules
+        trace.hit("phases.choose", rules.contracts[action.contract].id)
+        if rules.game.declarers is not None:
+            trace.hit(rules.game.declarers.id, rules.table.dealer_rotation.id)
+    elif isinstance(action, Wager):
+        trace.hit("phases.wagers.declarer")
+        if hand.rules.contracts[hand.contract].positive and hand.rules.phases.wager_positive:
+            trace.hit(hand.rules.phases.wager_positive.id)
+    elif isinstance(action, (Play, Knock)):  # a layout's move
+        trace.hit("phases.layout")
+    elif isinstance(action, (Discard, Draw)) and hand.rules.phases.pass_cards is not None:
+        trace.hit("phases.draw.pass")
     elif isinstance(action, (Discard, Draw)):
         trace.hit("phases.draw.discards")
         if phase == "draw" and hand.phase != "draw":
@@ -150,6 +171,7 @@ def note_card(trace: Trace, hand: TrickHand, card: int) -> None:
         rule = rules.rule_of(decided)
         if rule is not None:
             trace.hit(rules.section.obligations.id, rule)
+        _looser_readings(trace, rules, held, hand)
         return
     # every card free: only a stage that freed the player (an exemption, an under-trump that
     # is no obligation) decided, where the stages before it would have narrowed the choice
@@ -158,6 +180,27 @@ def note_card(trace: Trace, hand: TrickHand, card: int) -> None:
     for node, outcome in path:
         if outcome == FREE:
             trace.hit(rules.section.obligations.id, node.rule.id)
+    _looser_readings(trace, rules, held, hand)
+
+
+def _looser_readings(trace: Trace, rules: PlayTable, held: int, hand: TrickHand) -> None:
+    """A stage whose reading lifts a duty (no need to beat, to over-ruff, to trump; a ban not
+    binding) decides when the tree reaches it: the player was spared that duty there."""
+    path: list[tuple[CompiledNode, int]] = []
+    rules._decide(held, hand.trick, hand.context(), path)
+    for node, outcome in path:
+        if outcome in (UNABLE, SKIP) and _looser(node.rule):
+            trace.hit(node.rule.id)
+
+
+def _looser(rule: object) -> bool:
+    if isinstance(rule, Beat):
+        return rule.opponent_winning == "any"
+    if isinstance(rule, Overruff | Ruff):
+        return rule.option in ("not_required", "optional")
+    if isinstance(rule, LeadBan | FirstTrickBan):
+        return rule.option == "not_binding"
+    return False
 
 
 def note_trick(trace: Trace, hand: TrickHand, trick: tuple[int, ...]) -> None:
@@ -173,6 +216,18 @@ def note_settlement(trace: Trace, hand: TrickHand) -> None:
     assert settlement is not None
     rules = hand.rules
     trace.hit("phases.pipeline", "scoring.outcome", "table.dealer.rotation", rules.game.kind.id)
+    if isinstance(settlement, PointsSettlement):
+        trace.hit(f"contracts.{hand.contract}")
+        scoring = rules.scoring
+        if scoring.moon is not None and settlement.moon is not None:
+            trace.hit(scoring.moon.id)
+        if scoring.no_tricks is not None and len(set(hand.winners)) < len(hand.active):
+            trace.hit(scoring.no_tricks.id)
+        if rules.game.declarers is not None:
+            trace.hit(rules.game.declarers.id)
+        if scoring.wagers is not None and any(hand.doubles):
+            trace.hit(scoring.wagers.id)
+        return
     if settlement.tie:
         trace.hit("scoring.pot.tie")
     if settlement.bourre:

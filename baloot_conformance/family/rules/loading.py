@@ -37,7 +37,11 @@ from baloot_conformance import rules as baloot_rules
 from baloot_conformance.errors import BalootError, Location, SpecError, UnreadableInputError
 from baloot_conformance.family.rules import model
 from baloot_conformance.family.rules.model import FORMAT, TrickRuleset
-from baloot_conformance.family.rules.validation import schema_problems, semantic_problems
+from baloot_conformance.family.rules.validation import (
+    changed_rule_problems,
+    schema_problems,
+    semantic_problems,
+)
 from baloot_conformance.resources import spec_path
 from baloot_conformance.rules.loading import MAX_ID_LENGTH, shipped_files, split_reference
 from baloot_conformance.rules.ruleset import canonical_json, mechanism, type_hints
@@ -346,7 +350,13 @@ def derive_trick_ruleset(
         data["sources"] = {**dict(sources), **data.get("sources", {})}
     data["id"] = id
     doc = Document(f"<{id}>", data, lineage=(id, *base.lineage))
-    _check_valid(doc)
+    # base is valid: only the rules replaced need the schema, the whole needs the semantics
+    validate_once(
+        doc,
+        "valid-trick-rulesets",
+        _validation_stamp(),
+        lambda checked: changed_rule_problems(checked, changes) or semantic_problems(checked),
+    )
     return typed_trick_ruleset(doc.data, doc.path, doc.lineage, digest_of(data))
 
 

@@ -44,11 +44,25 @@ FORMAT = "trick-ruleset/1"
 
 #: The phase kinds of the library, in the order a pipeline may use them. Each has its rules
 #: under ``phases.<kind>`` or ``phases.<kind>.<key>``.
-PhaseKind = Literal["ante", "deal", "draw", "tricks", "settle"]
+PhaseKind = Literal["ante", "deal", "draw", "choose", "wagers", "tricks", "layout", "settle"]
 
 #: The variables of a settlement formula (Bourré's payments): the pot before the payment and
 #: the pot limit (0: no limit).
 POT_VARIABLES: dict[str, Literal["number", "bool"]] = {"pot": "number", "limit": "number"}
+
+#: The variables of a wager's settlement (Barbu's doubles): the two players' points in the
+#: hand, the higher and the lower, and the level of the bet between them (1: one doubled the
+#: other; 2: both did, a double and its redouble).
+WAGER_VARIABLES: dict[str, Literal["number", "bool"]] = {
+    "high": "number",
+    "low": "number",
+    "level": "number",
+}
+
+#: Where a card pattern of a value table or a ban points: a suit letter (``H``: every heart),
+#: a rank code (``Q``: every queen) or a card (``QS``). The most specific pattern that matches
+#: a card gives its value: a card, then a rank, then a suit.
+CardPattern = str
 
 
 def optional_key(rule_key: str) -> Any:
@@ -103,32 +117,65 @@ class Direction(Rule):
 
 @dataclass(frozen=True, slots=True)
 class DealerRotation(Rule):
-    option: Literal["next", "stay"]
+    option: Literal["next", "stay", "declarer_right", "declarer"]
     """``next``: the deal passes to the next seat in the direction of play; ``stay``: the same
-    dealer deals again."""
+    dealer deals again; ``declarer_right``: the seat before the hand's declarer deals (Barbu:
+    the declarer's right; the declarer is ``game.declarers``'); ``declarer``: the declarer
+    deals."""
 
 
 @dataclass(frozen=True, slots=True)
 class TableSection:
     deck: Deck = key("deck")
     order_plain: CardOrder = key("order.plain")
-    order_trump: CardOrder = key("order.trump")
     seats: Seats = key("seats")
     teams: Teams = key("teams")
     direction: Direction = key("direction")
     dealer_rotation: DealerRotation = key("dealer.rotation")
+    order_trump: CardOrder | None = optional_key("order.trump")
+    """The trump suit's order; absent where no contract has a trump (Hearts)."""
 
 
 # --- contracts -----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
+class Values:
+    """What a contract's hand is worth to each player (Barbu's, Hearts'): the sum of every
+    part that applies. Negative values are penalties."""
+
+    per_trick: int = 0
+    """Points for each trick a player takes."""
+    cards: Mapping[CardPattern, int] = field(default_factory=dict)
+    """Points for each card a player takes in his tricks, by pattern (the most specific
+    pattern matching a card gives its value: ``AH: -6`` over ``H: -2``)."""
+    last_tricks: tuple[int, ...] = ()
+    """Points for taking the last tricks, in play order (``[-10, -20]``: the last but one,
+    the last)."""
+    places: tuple[int, ...] = ()
+    """Points by finishing place in a layout contract (first out first)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Contract(Rule):
-    """One contract a hand may be played in, and what fixes its trump."""
+    """One contract a hand may be played in: what fixes its trump, how it is played, what it
+    is worth."""
 
     trump: Literal["none", "faceup_suit", "named"]
     """``none``: no trump; ``faceup_suit``: the suit of the face-up card (Bourré);
-    ``named``: the suit the contract names (Baloot's Hokum)."""
+    ``named``: the suit named for the hand (Barbu's trumps, by the declarer's choice;
+    Baloot's Hokum, by its auction)."""
+    play: Literal["tricks", "layout"] = "tricks"
+    """``tricks``: played as tricks; ``layout``: the cards are built into a layout (Barbu's
+    Domino: the ``layout`` phase), from a start rank the declarer names."""
+    positive: bool = False
+    """A positive contract (points to win) rather than a negative one (penalties to avoid):
+    ``phases.wagers.positive`` says who may be doubled in it."""
+    ends: Literal["last_trick", "scored"] = "last_trick"
+    """``scored``: the play ends with the trick that takes the last card its ``values`` score
+    (the fourth queen, the King of hearts), the rest of the cards unplayed."""
+    values: Values | None = None
+    """What the hand is worth to each player (``scoring.outcome`` ``points``)."""
 
 
 # --- phases ---------------------------------------------------------------------------------
@@ -221,6 +268,65 @@ class LonePlayer(Rule):
     ``plays_out``: the hand is played as usual."""
 
 
+Offset = Literal["left", "right", "across", "none"]
+
+
+@dataclass(frozen=True, slots=True)
+class PassCards(Rule):
+    """The draw as a pass (Hearts): every player passes ``cards`` cards face down to the seat
+    the hand's ``cycle`` entry names, and receives as many from the seat on the other side
+    (``none``: no pass that hand). Hand ``n`` of the game passes by entry ``(n - 1) mod``
+    the cycle's length; ``left`` is the next seat in the direction of play."""
+
+    cards: int
+    cycle: tuple[Offset, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Rule):
+    """The declarer chooses the hand's contract (and, for a ``named`` trump, its suit; for a
+    layout, its start rank)."""
+
+    option: Literal["each_once", "any"]
+    """``each_once``: each contract once in a declarer's block of hands (``game.declarers``),
+    so the last hand of a block has the one left; ``any``: any contract every hand."""
+
+
+@dataclass(frozen=True, slots=True)
+class WagerDeclarer(Rule):
+    option: Literal["answer_only", "any"]
+    """What the declarer may do in the doubling: ``answer_only``: redouble players who
+    doubled him, double nobody; ``any``: double anybody."""
+
+
+@dataclass(frozen=True, slots=True)
+class WagerPositive(Rule):
+    option: Literal["declarer_only", "any"]
+    """Who may be doubled in a positive contract: ``declarer_only``: the declarer alone;
+    ``any``: anybody, as in a negative one."""
+
+
+@dataclass(frozen=True, slots=True)
+class WagerQuota(Rule):
+    """Each other player must double the declarer at least ``doubles`` times in the
+    declarer's block of hands (``game.declarers``)."""
+
+    doubles: int
+    option: Literal["per_block"] = "per_block"
+
+
+@dataclass(frozen=True, slots=True)
+class Layout(Rule):
+    """A layout contract (Domino): from ``first`` on, in turn, a player adds a card to the
+    layout if he can, and knocks only when he cannot: a card of the start rank opens its
+    suit's row, a card one rank above or below a row's end extends it. A player who has
+    played his last card is out, and takes the next place; play goes on until one player is
+    left, who takes the last."""
+
+    first: Literal["declarer", "declarer_left"]
+    """Who plays the first card."""
+
+
 @dataclass(frozen=True, slots=True)
 class Tricks(Rule):
     """The play: ``count`` tricks, one card from each seat still in. The first seat after the
@@ -229,6 +335,11 @@ class Tricks(Rule):
     the winner of each trick leads the next."""
 
     count: int
+    first_lead: Literal["dealer_next", "declarer", "holder"] = "dealer_next"
+    """Who leads the first trick: the first seat after the dealer still in (Bourré), the
+    declarer (Barbu), or the seat holding ``holder`` (Hearts: the two of clubs)."""
+    holder: str | None = None
+    """The card whose holder leads first (``first_lead: holder``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +353,12 @@ class PhasesSection:
     refill: Refill | None = optional_key("draw.refill")
     faceup_ace: FaceupAce | None = optional_key("draw.faceup_ace")
     lone_player: LonePlayer | None = optional_key("draw.lone_player")
+    pass_cards: PassCards | None = optional_key("draw.pass")
+    choose: Choose | None = optional_key("choose")
+    wager_declarer: WagerDeclarer | None = optional_key("wagers.declarer")
+    wager_positive: WagerPositive | None = optional_key("wagers.positive")
+    wager_quota: WagerQuota | None = optional_key("wagers.quota")
+    layout: Layout | None = optional_key("layout")
 
 
 # --- scoring --------------------------------------------------------------------------------
@@ -256,9 +373,10 @@ class CardPoints(Rule):
 
 @dataclass(frozen=True, slots=True)
 class Outcome(Rule):
-    option: Literal["most_tricks", "card_points"]
+    option: Literal["most_tricks", "card_points", "points"]
     """``most_tricks``: the player with strictly more tricks than any other wins (a tie: no
-    winner); ``card_points``: the sides' card points are the result."""
+    winner); ``card_points``: the sides' card points are the result; ``points``: each player
+    scores the ``values`` of the hand's contract (then the wagers settle between pairs)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +404,31 @@ class PotLimit(Rule):
 
 
 @dataclass(frozen=True, slots=True)
+class WagerSettlement(Rule):
+    """What a wager between two players moves: the formula's amount goes from the one with
+    fewer points in the hand to the one with more (nothing when they are level)."""
+
+    pays: Formula = formula_field(WAGER_VARIABLES, "number")
+
+
+@dataclass(frozen=True, slots=True)
+class Moon(Rule):
+    """A player who takes every card that scores (Hearts: shooting the moon)."""
+
+    option: Literal["others_score", "shooter_subtracts", "none"]
+    """``others_score``: he scores nothing and every other player scores the total he took;
+    ``shooter_subtracts``: he scores the total with its sign turned; ``none``: no effect."""
+
+
+@dataclass(frozen=True, slots=True)
+class NoTricks(Rule):
+    """A player who takes no trick scores ``points`` (OpenSpiel's ``avoid_all_tricks_bonus``);
+    0: nothing."""
+
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
 class ScoringSection:
     outcome: Outcome = key("outcome")
     points_plain: CardPoints | None = optional_key("points.plain")
@@ -294,6 +437,9 @@ class ScoringSection:
     bourre: Payment | None = optional_key("pot.bourre")
     renege: Payment | None = optional_key("pot.renege")
     limit: PotLimit | None = optional_key("pot.limit")
+    wagers: WagerSettlement | None = optional_key("wagers")
+    moon: Moon | None = optional_key("moon")
+    no_tricks: NoTricks | None = optional_key("no_tricks")
 
 
 # --- game -----------------------------------------------------------------------------------
@@ -309,8 +455,20 @@ class GameKind(Rule):
 
 
 @dataclass(frozen=True, slots=True)
+class Declarers(Rule):
+    """Who declares each hand (Barbu): the first declarer is drawn at random."""
+
+    option: Literal["block", "rotate"]
+    """``block``: one declarer for ``hands`` hands in a row, then the next seat in the
+    direction of play; ``rotate``: the next seat declares each hand."""
+    hands: int
+    """How many hands each player declares in a game (one block under ``block``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class GameSection:
     kind: GameKind = key("kind")
+    declarers: Declarers | None = optional_key("declarers")
 
 
 # --- the ruleset ----------------------------------------------------------------------------

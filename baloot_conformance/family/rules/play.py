@@ -44,7 +44,17 @@ from baloot_conformance.rules.model import Rule
 
 #: The stages of the library.
 StageKind = Literal[
-    "follow_suit", "beat", "ruff", "exempt", "overruff", "underruff", "lead_ban", "cinch", "free"
+    "follow_suit",
+    "beat",
+    "ruff",
+    "exempt",
+    "overruff",
+    "underruff",
+    "lead_ban",
+    "forced_lead",
+    "first_trick_ban",
+    "cinch",
+    "free",
 ]
 
 #: What a node's guard may test: the trick so far and the contract's state. ``locked`` and
@@ -159,11 +169,48 @@ class Underruff(Rule):
 @dataclass(frozen=True, slots=True)
 class LeadBan(Rule):
     """No lead of the banned cards unless the hand holds nothing else (a guard such as
-    ``locked`` says when)."""
+    ``locked`` says when); with ``broken_by``, only until one of those cards has been played
+    (Hearts: hearts are "broken")."""
 
     stage: Literal["lead_ban"]
-    suits: tuple[str, ...]
+    suits: tuple[str, ...] = ()
     """Suit letters, or ``trump`` for the contract's trump suit."""
+    cards: tuple[str, ...] = ()
+    """Cards banned besides the suits (Barbu's King of hearts: ``KH``)."""
+    broken_by: tuple[str, ...] = ()
+    """Card patterns (a suit letter, a card) whose play in an earlier trick lifts the ban;
+    empty: it holds all hand."""
+    unless_only: tuple[str, ...] = ()
+    """Cards that lift the ban when they are all the player could lead instead (OpenSpiel's
+    ``can_lead_hearts_instead_of_qs``: holding only hearts and the Queen of spades, a heart
+    may be led)."""
+    option: Literal["binding", "not_binding"] = "binding"
+    """``not_binding``: no ban (the node is passed over): OpenSpiel's ``must_break_hearts``
+    false."""
+
+
+@dataclass(frozen=True, slots=True)
+class ForcedLead(Rule):
+    """The first lead of the hand must be ``card`` (Hearts' two of clubs; its holder leads,
+    ``phases.tricks.first_lead``)."""
+
+    stage: Literal["forced_lead"]
+    card: str
+    option: Literal["card", "suit"] = "card"
+    """``card``: that card; ``suit``: any card of its suit (OpenSpiel's
+    ``can_lead_any_club``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FirstTrickBan(Rule):
+    """On the first trick a player who cannot follow suit may not play a banned card unless
+    he holds nothing else (Hearts: no points on the first trick)."""
+
+    stage: Literal["first_trick_ban"]
+    cards: tuple[str, ...]
+    """Card patterns (a suit letter, a card)."""
+    option: Literal["binding", "not_binding"] = "binding"
+    """``not_binding``: no ban (OpenSpiel's ``no_pts_on_first_trick`` false)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,11 +255,25 @@ STAGE_CLASSES: Mapping[str, type[Rule]] = {
     "overruff": Overruff,
     "underruff": Underruff,
     "lead_ban": LeadBan,
+    "forced_lead": ForcedLead,
+    "first_trick_ban": FirstTrickBan,
     "free": Free,
     "cinch": Cinch,
 }
 
-StageRule = FollowSuit | Beat | Ruff | Exempt | Overruff | Underruff | LeadBan | Free | Cinch
+StageRule = (
+    FollowSuit
+    | Beat
+    | Ruff
+    | Exempt
+    | Overruff
+    | Underruff
+    | LeadBan
+    | ForcedLead
+    | FirstTrickBan
+    | Free
+    | Cinch
+)
 
 
 @dataclass(frozen=True, slots=True)

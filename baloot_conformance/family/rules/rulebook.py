@@ -1,4 +1,5 @@
-"""The generated rulebook of the Bourré rulesets: ``docs/bourre-rulebook.md``.
+"""The generated rulebooks of the trick family's games: ``docs/<game>-rulebook.md`` (Bourré,
+Barbu, Hearts), one page a game: its common rules and its profiles.
 
 The family's counterpart of :mod:`baloot_conformance.rules.rulebook` (whose Baloot pages it leaves
 as they are): every rule of the common rules (``bourre``) by its ID, with its statement, its
@@ -25,8 +26,22 @@ from baloot_conformance.family.rules.loading import (
 from baloot_conformance.family.rules.model import TrickRuleset
 from baloot_conformance.rules.ruleset import mechanism
 
-#: The page, relative to the repository.
+#: Each game's page, relative to the repository.
 PAGE = Path("docs") / "bourre-rulebook.md"
+
+
+def page_of(game: str) -> Path:
+    """The page of ``game`` (a common rules' id), relative to the repository."""
+    return Path("docs") / f"{game}-rulebook.md"
+
+
+def games() -> dict[str, list[TrickRuleset]]:
+    """The shipped trick rulesets by game: each game's common rules first, then its profiles."""
+    shipped = [load_trick_ruleset(n) for n in shipped_trick_rulesets()]
+    by_game: dict[str, list[TrickRuleset]] = {}
+    for ruleset in sorted(shipped, key=lambda r: len(r.lineage)):
+        by_game.setdefault(ruleset.lineage[-1], []).append(ruleset)
+    return by_game
 
 
 def _rules(ruleset: TrickRuleset) -> dict[str, Mapping[str, Any]]:
@@ -57,8 +72,9 @@ def _one_line(text: Any) -> str:
 
 
 def rulebook_markdown(rulesets: Sequence[TrickRuleset] | None = None) -> str:
-    """The page, from the shipped trick rulesets (the first is the common rules)."""
-    shipped = list(rulesets or [load_trick_ruleset(n) for n in shipped_trick_rulesets()])
+    """A game's page, from its rulesets (the first is the common rules; Bourré's by
+    default)."""
+    shipped = list(rulesets or games()["bourre"])
     base, profiles = shipped[0], shipped[1:]
     base_rules = _rules(base)
     readings: dict[str, list[tuple[TrickRuleset, Mapping[str, Any]]]] = {}
@@ -132,5 +148,6 @@ if __name__ == "__main__":  # pragma: no cover - a maintenance command
     root = Path(__file__).resolve().parents[3]
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: python -m baloot_conformance.family.rules.rulebook --write")
-    (root / PAGE).write_text(rulebook_markdown(), encoding="utf-8")
-    print(f"wrote {root / PAGE}")
+    for game, rulesets in games().items():
+        (root / page_of(game)).write_text(rulebook_markdown(rulesets), encoding="utf-8")
+        print(f"wrote {root / page_of(game)}")

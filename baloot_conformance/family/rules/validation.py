@@ -9,13 +9,18 @@ validator's registry holds all three. Its errors are worded and placed as Baloot
 
 The semantic checks follow:
 
-- the orders are permutations of the deck's ranks, a point table prices every rank;
+- the orders are permutations of the deck's ranks (the trump order there exactly when a
+  contract has a trump), a point table prices every rank;
 - the seats: at least 2, ``min <= max``, fixed names as many as the seats, the deal fits the
   pack at the largest table, partners need an even number of seats;
-- the pipeline runs its kinds in the library's order (ante, deal, draw, tricks, settle) with
-  deal and tricks; each kind present has its rules, and no rule is left without its kind;
+- the pipeline runs its kinds in the library's order (ante, deal, draw, choose, wagers,
+  tricks, layout, settle) with deal, tricks and settle; each kind present has its rules (a
+  draw from the stock its five, a pass its one), and no rule is left without its kind;
 - the draw's limits are within the hand, the tricks no more than the cards in a hand;
-- a contract whose trump is the face-up card's suit has a face-up card;
+- a card dealt face up is read by some rule, and a contract whose trump is the face-up card's
+  suit has one;
+- a points game's declarer, contracts, layout, values and doubling agree
+  (:mod:`.points_validation`);
 - every formula parses, passes its own worked examples and gives a whole number of chips, 0
   or more, on every pot the engine can meet;
 - every cited source is in the bibliography, every rule ID named (``silent``,
@@ -34,18 +39,19 @@ from __future__ import annotations
 import difflib
 import json
 import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
 from baloot_conformance.errors import BalootError, FormulaError, Location
 from baloot_conformance.family.rules import model, play
+from baloot_conformance.family.rules.points_validation import declarer_problems, wager_problems
+from baloot_conformance.family.rules.problems import Problems
 from baloot_conformance.resources import spec_path
 from baloot_conformance.rules.model import formula_field
 from baloot_conformance.rules.shared_loading import (
     Document,
     compile_formula,
-    dotted,
     example_problem,
     explain_schema_error,
     formula_error,
@@ -92,10 +98,49 @@ def _validator() -> Any:
 
 def schema_problems(doc: Document) -> list[BalootError]:
     """The schema's errors, most relevant first, each placed and worded (see the module)."""
+    return _worded(_validator(), doc.data, doc)
+
+
+def changed_rule_problems(doc: Document, rule_ids: Iterable[str]) -> list[BalootError]:
+    """The schema's errors of a document that is a valid ruleset but for ``rule_ids``, each
+    replaced whole (a derived ruleset: a spec diff's or an inference's variant): only those
+    rules (and the bibliography) are validated, against their own part of the schema, which
+    gives the same verdict as the whole schema at a fraction of the work."""
+    import jsonschema
+
+    base = "urn:baloot-conformance:schema:"
+    sections: dict[str, Any] = {}
+    instance: dict[str, Any] = {"sources": doc.data.get("sources", {})}
+    for rule_id in rule_ids:
+        section, _, name = rule_id.partition(".")
+        if section == "contracts":
+            ref = f"{base}trick-ruleset:1#/properties/contracts/additionalProperties"
+        elif section == "play":
+            known = name in ("obligations", "trick_winner")
+            ref = f"{base}trick-play:1#" + (f"/properties/{name}" if known else "/$defs/stage_rule")
+        else:
+            ref = f"{base}trick-ruleset:1#/properties/{section}/properties/{name}"
+        sections.setdefault(section, {"type": "object", "properties": {}})
+        sections[section]["properties"][name] = {"$ref": ref}
+        instance.setdefault(section, {})[name] = doc.data[section][name]
+    schema = {
+        "type": "object",
+        "properties": {
+            "sources": {"$ref": f"{base}trick-ruleset:1#/properties/sources"},
+            **sections,
+        },
+    }
+    validator = jsonschema.Draft202012Validator(schema, registry=_validator()._registry)
+    return _worded(validator, instance, doc)
+
+
+def _worded(validator: Any, instance: Any, doc: Document) -> list[BalootError]:
+    """``validator``'s errors on ``instance`` (``doc``'s data or a part of it at the same
+    paths), most relevant first, each placed and worded."""
     from jsonschema.exceptions import best_match, relevance
 
     errors = []
-    for error in _validator().iter_errors(doc.data):
+    for error in validator.iter_errors(instance):
         if error.context:
             error = best_match(error.context)
         errors.append(error)
@@ -118,31 +163,9 @@ def _rules(data: Mapping[str, Any]) -> Iterator[tuple[str, str, Mapping[str, Any
             yield section, name, rule
 
 
-class _Problems:
-    """The semantic problems found so far, each placed at the value it concerns."""
-
-    def __init__(self, doc: Document) -> None:
-        self.doc = doc
-        self.found: list[BalootError] = []
-
-    def add(self, at: Path_, message: str, hint: str | None = None) -> None:
-        doc = self.doc
-        location = doc.values.get(at) or doc.keys.get(at)
-        while location is None and len(at) > 1:
-            at = at[:-1]
-            location = doc.values.get(at) or doc.keys.get(at)
-        self.found.append(
-            BalootError(
-                f"{dotted(at)}: {message}",
-                location=location or Location(doc.path, 1, 1),
-                hint=hint,
-            )
-        )
-
-
 def semantic_problems(doc: Document) -> list[BalootError]:
     """Everything the schema cannot say (see the module), for a document the schema passed."""
-    problems = _Problems(doc)
+    problems = Problems(doc)
     _table_problems(doc.data, problems)
     _phase_problems(doc.data, problems)
     _scoring_problems(doc.data, problems)
@@ -152,10 +175,21 @@ def semantic_problems(doc: Document) -> list[BalootError]:
     return problems.found
 
 
-def _table_problems(data: Mapping[str, Any], problems: _Problems) -> None:
+def _table_problems(data: Mapping[str, Any], problems: Problems) -> None:
     table = data["table"]
     ranks = table["deck"]["ranks"]
+    trumps = any(c["trump"] != "none" for c in data["contracts"].values())
+    if trumps != ("order.trump" in table):
+        problems.add(
+            ("table",) if trumps else ("table", "order.trump"),
+            "a contract has a trump, but there is no table.order.trump"
+            if trumps
+            else "a trump order, but no contract has a trump",
+            "add table.order.trump" if trumps else "leave it out",
+        )
     for name in ("order.plain", "order.trump"):
+        if name not in table:
+            continue
         order = table[name]["order"]
         if sorted(order) != sorted(ranks):
             problems.add(
@@ -201,10 +235,16 @@ def _table_problems(data: Mapping[str, Any], problems: _Problems) -> None:
 _KIND_RULES: dict[str, tuple[str, ...]] = {
     "ante": ("ante",),
     "draw": ("draw.declare", "draw.discards", "draw.refill", "draw.lone_player"),
+    "choose": ("choose",),
+    "wagers": ("wagers.declarer", "wagers.positive"),
+    "layout": ("layout",),
 }
 
+#: The rules of a draw that is a pass (``draw.pass``), in place of the stock draw's.
+_PASS_RULES = ("draw.pass",)
 
-def _phase_problems(data: Mapping[str, Any], problems: _Problems) -> None:
+
+def _phase_problems(data: Mapping[str, Any], problems: Problems) -> None:
     phases = data["phases"]
     kinds = phases["pipeline"]["kinds"]
     library = list(typing.get_args(model.PhaseKind))
@@ -215,10 +255,23 @@ def _phase_problems(data: Mapping[str, Any], problems: _Problems) -> None:
             f"the phases run {', '.join(kinds)}",
             f"a pipeline keeps the library's order: {', '.join(library)}",
         )
-    for needed in ("deal", "tricks"):
+    for needed in ("deal", "tricks", "settle"):
         if needed not in kinds:
             problems.add(at_kinds, f"a hand needs a {needed} phase", f"add {needed!r}")
-    for kind, rules in _KIND_RULES.items():
+    kind_rules = dict(_KIND_RULES)
+    if "draw.pass" in phases:  # the draw is a pass (Hearts): its one rule, none of the stock's
+        kind_rules["draw"] = _PASS_RULES
+        for rule in _KIND_RULES["draw"] + ("draw.faceup_ace",):
+            if rule in phases:
+                problems.add(
+                    ("phases", rule),
+                    f"phases.{rule} is a rule of a draw from the stock, but phases.draw.pass "
+                    "makes the draw a pass",
+                    f"remove phases.{rule}, or phases.draw.pass",
+                )
+    elif "draw" not in kinds and "draw.pass" in phases:
+        kind_rules["draw"] = _PASS_RULES
+    for kind, rules in kind_rules.items():
         for rule in rules:
             if kind in kinds and rule not in phases:
                 problems.add(
@@ -280,6 +333,15 @@ def _phase_problems(data: Mapping[str, Any], problems: _Problems) -> None:
                     f"{limit['max']} discards, above the general limit {discards['max']}",
                     "a limit by table size is lower than phases.draw.discards.max",
                 )
+    uses_faceup = "draw.faceup_ace" in phases or any(
+        c["trump"] == "faceup_suit" for c in data["contracts"].values()
+    )
+    if faceup != "none" and not uses_faceup:
+        problems.add(
+            ("phases", "deal", "faceup"),
+            "a card dealt face up, but no contract takes its suit for trump and no draw reads it",
+            "deal no card face up (faceup: none)",
+        )
     for name, contract in data["contracts"].items():
         if contract["trump"] == "faceup_suit" and faceup == "none":
             problems.add(
@@ -287,9 +349,10 @@ def _phase_problems(data: Mapping[str, Any], problems: _Problems) -> None:
                 "trump is the face-up card's suit, but phases.deal deals no card face up",
                 "set phases.deal.faceup to dealer_last, or choose another trump",
             )
+    declarer_problems(data, problems)
 
 
-def _scoring_problems(data: Mapping[str, Any], problems: _Problems) -> None:
+def _scoring_problems(data: Mapping[str, Any], problems: Problems) -> None:
     scoring = data["scoring"]
     kinds = data["phases"]["pipeline"]["kinds"]
     ranks = data["table"]["deck"]["ranks"]
@@ -301,6 +364,16 @@ def _scoring_problems(data: Mapping[str, Any], problems: _Problems) -> None:
             "add 'ante' and 'settle' to phases.pipeline, or remove the scoring.pot rules",
         )
     outcome = scoring["outcome"]["option"]
+    if outcome == "points" and pot_rules:
+        problems.add(("scoring", "outcome"), "a points game has no pot", "remove the pot rules")
+    if outcome != "points":
+        for name in ("moon", "no_tricks", "wagers"):
+            if name in scoring:
+                problems.add(
+                    ("scoring", name),
+                    f"scoring.{name} adjusts each player's points; the outcome is {outcome}",
+                    "use scoring.outcome points, or remove it",
+                )
     if outcome == "most_tricks" and "settle" in kinds and "pot.tie" not in scoring:
         problems.add(
             ("scoring",),
@@ -346,7 +419,7 @@ def _nodes(tree: list[Any], at: Path_) -> Iterator[tuple[Path_, Mapping[str, Any
             yield from _nodes(node.get(branch, []), (*here, branch))
 
 
-def _play_problems(data: Mapping[str, Any], problems: _Problems) -> None:
+def _play_problems(data: Mapping[str, Any], problems: Problems) -> None:
     section = data["play"]
     stages = [name for name in section if name not in PLAY_RULES]
     conditions = typing.get_args(play.Condition)
@@ -401,7 +474,7 @@ def _play_problems(data: Mapping[str, Any], problems: _Problems) -> None:
             )
 
 
-def _reference_problems(data: Mapping[str, Any], problems: _Problems) -> None:
+def _reference_problems(data: Mapping[str, Any], problems: Problems) -> None:
     bibliography = data.get("sources", {})
     ids = []
     for section, name, rule in _rules(data):
@@ -436,7 +509,7 @@ def _reference_problems(data: Mapping[str, Any], problems: _Problems) -> None:
 _PAYS = formula_field(model.POT_VARIABLES, "number")
 
 
-def _formula_problems(doc: Document, problems: _Problems) -> None:
+def _formula_problems(doc: Document, problems: Problems) -> None:
     """Parse each payment formula, check its worked examples, and try it on every pot up to
     :data:`POT_BOUND` under the ruleset's limit: a whole number of chips, 0 or more."""
     scoring = doc.data["scoring"]
@@ -457,17 +530,32 @@ def _formula_problems(doc: Document, problems: _Problems) -> None:
                 problems.add(
                     ("scoring", name, "examples", i), failed, "fix the formula or the example"
                 )
-        for pot in range(POT_BOUND + 1):
-            try:
-                value = formula.evaluate({"pot": pot, "limit": limit})
-            except FormulaError as exc:
-                problems.add(at, f"pot={pot}, limit={limit}: {exc.message}")
-                break
-            if value < 0 or value.denominator != 1:
-                problems.add(
-                    at,
-                    f"the formula gives {value} for pot={pot}, limit={limit}: a payment is a "
-                    "whole number of chips, 0 or more",
-                    "keep it at 0 or more, e.g. max(0, ...)",
-                )
-                break
+        _try_pots(formula, at, limit, problems)
+    wager_problems(doc, problems)
+
+
+def _try_pots(formula: Any, at: Path_, limit: int, problems: Problems) -> None:
+    problem = _pot_domain(formula.source, limit)
+    if problem is not None:
+        message, hint = problem
+        problems.add(at, message, hint)
+
+
+@cache
+def _pot_domain(text: str, limit: int) -> tuple[str, str | None] | None:
+    """The first pot up to :data:`POT_BOUND` on which the payment formula ``text`` is no whole
+    number of chips, 0 or more, under ``limit``; ``None`` when there is none. Once per formula
+    and limit: a ruleset's variants share them."""
+    formula = compile_formula(text, _PAYS)
+    for pot in range(POT_BOUND + 1):
+        try:
+            value = formula.evaluate({"pot": pot, "limit": limit})
+        except FormulaError as exc:
+            return f"pot={pot}, limit={limit}: {exc.message}", None
+        if value < 0 or value.denominator != 1:
+            return (
+                f"the formula gives {value} for pot={pot}, limit={limit}: a payment is a "
+                "whole number of chips, 0 or more",
+                "keep it at 0 or more, e.g. max(0, ...)",
+            )
+    return None
