@@ -8,9 +8,11 @@ file each), then prints hands per second for
 
 - the BTN 2 reader alone (:func:`~baloot_conformance.family.btn.reader.read_btn2`);
 - ``check_btn2`` in-process (the reader and the replay, every claim checked);
-- the command line in-process (``main(["check", FILE])``, the text report to a buffer);
-- the command line as a process (``python -m baloot_conformance check FILE``, wall time,
-  interpreter start-up included).
+- ``check_btn2`` on the reference path alone (``fast=False``, ``check --reference-replay``);
+- the command line in-process (``main(["check", FILE, "--jobs", "1"])``, the text report to
+  a buffer);
+- the command line as a process (``python -m baloot_conformance check FILE --jobs 1``, wall
+  time, interpreter start-up included).
 
 CPU time of this process for the in-process figures, wall time for the process; the best of
 five rounds. Not a test: no figure here is asserted anywhere (the target is at least 1,000
@@ -50,18 +52,19 @@ def best(
     return min(times)
 
 
-def _check(text: str) -> None:
-    list(check_btn2(text, "b.btn"))
+def _check(text: str, fast: bool = True) -> None:
+    list(check_btn2(text, "b.btn", fast=fast))
 
 
 def _cli(path: Path) -> None:
-    code = cli_main(["check", str(path)], stdout=io.StringIO(), stderr=io.StringIO())
+    argv = ["check", str(path), "--jobs", "1"]  # one core: no worker processes
+    code = cli_main(argv, stdout=io.StringIO(), stderr=io.StringIO())
     assert code == 0
 
 
 def _process(path: Path) -> None:
     subprocess.run(
-        [sys.executable, "-m", "baloot_conformance", "check", str(path)],
+        [sys.executable, "-m", "baloot_conformance", "check", str(path), "--jobs", "1"],
         cwd=ROOT,
         check=True,
         capture_output=True,
@@ -101,6 +104,7 @@ def main() -> None:
             figures = {
                 "read_btn2": best(functools.partial(read_btn2, text, "b.btn", rules_for)),
                 "check_btn2": best(functools.partial(_check, text)),
+                "check_btn2, reference": best(functools.partial(_check, text, False)),
                 "cli main (in-process)": best(functools.partial(_cli, path)),
                 "cli (a process)": best(functools.partial(_process, path), clock=time.perf_counter),
             }

@@ -618,7 +618,7 @@ def _btn2_verdicts(path: str, ruleset: object | None, options: _Options) -> Iter
     refused, never ignored."""
     from baloot_conformance.cli import trick_family
 
-    required, pictures, _, _, features = options
+    required, pictures, fast, _, features = options
     if features is not None:
         raise UnreadableInputError(
             f"{path}: --features applies to Baloot transcripts; this is a BTN 2 transcript",
@@ -629,7 +629,7 @@ def _btn2_verdicts(path: str, ruleset: object | None, options: _Options) -> Iter
             f"{path}: --require applies to Baloot transcripts; this is a BTN 2 transcript",
             hint="check BTN 2 transcripts without --require",
         )
-    yield from trick_family.verdicts(path, ruleset, pictures)
+    yield from trick_family.verdicts(path, ruleset, pictures, fast)
 
 
 class Progress:

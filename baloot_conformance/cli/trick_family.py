@@ -50,10 +50,13 @@ def is_btn2_file(path: str) -> bool:
         return False
 
 
-def verdicts(path: str, ruleset: object | None, pictures: bool = False) -> Iterator[HandVerdict]:
+def verdicts(
+    path: str, ruleset: object | None, pictures: bool = False, fast: bool = True
+) -> Iterator[HandVerdict]:
     """The verdicts of a BTN 2 file (or standard input), under ``ruleset`` when one was given
     on the command line (a Baloot one is refused: a BTN 2 file is a trick family's);
-    ``pictures``: each root divergence carries the table where it happens."""
+    ``pictures``: each root divergence carries the table where it happens; ``fast``: hands
+    that pass go through the fast lane (``--reference-replay`` turns it off)."""
     if ruleset is not None and not isinstance(ruleset, TrickRuleset):
         raise UnreadableInputError(
             f"{path} is a BTN 2 transcript (the trick family); --ruleset "
@@ -61,7 +64,7 @@ def verdicts(path: str, ruleset: object | None, pictures: bool = False) -> Itera
             hint="leave --ruleset out (the file's [Ruleset] tag names its ruleset), or name a "
             "trick ruleset: " + ", ".join(loading.shipped_files(loading.TRICK_FORMAT)),
         )
-    yield from check_btn2(_read(path), path, ruleset, pictures)
+    yield from check_btn2(_read(path), path, ruleset, pictures, fast=fast)
 
 
 def read(path: str) -> bytes:

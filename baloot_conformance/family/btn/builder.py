@@ -21,6 +21,7 @@ from baloot_conformance.family.btn.grammar import Stmt
 from baloot_conformance.family.btn.items import (
     MAKE_ANTE,
     MAKE_CALL,
+    MAKE_CARD_RUN,
     MAKE_DEAL,
     MAKE_EXCHANGE,
     MAKE_LOCATION,
@@ -61,8 +62,12 @@ class HandBuilder:
         location: Location,
         comment: str | None,
         errors: Errors,
+        lane: bool = False,
     ) -> None:
         self.table = table
+        self.lane = lane
+        """Whether a trick line's cards become one :class:`~.items.CardRun` (``check``'s fast
+        lane) rather than a :class:`~.items.Play` each; the checks are the same."""
         orders = _ORDERS.get(id(table))
         if orders is None or orders[0] is not table:
             if len(_ORDERS) > 64:
@@ -485,7 +490,7 @@ class HandBuilder:
         seats = self.trick_seats
         seat_set, rank, played, size = self.seat_set, self.rank, self.played, len(self.table.seats)
         path, line, last = self.errors.path, stmt[2], len(plays) - 1
-        make_play, make_location = MAKE_PLAY, MAKE_LOCATION
+        make_play, make_location, lane = MAKE_PLAY, MAKE_LOCATION, self.lane
         for k, (seat, card, column) in enumerate(plays):
             if (
                 seat not in seat_set
@@ -499,6 +504,8 @@ class HandBuilder:
                 self._place_legal(seat, number, len(seats) + 1, (*stmt[:3], column, stmt[4]))
             played[card] = number
             seats.append(seat)
+            if lane:
+                continue
             index = len(seats)
             items.append(
                 make_play(
@@ -511,6 +518,10 @@ class HandBuilder:
                     index,
                 )
             )
+        if lane:
+            cards = tuple([(seat, card) for seat, card, _ in plays])
+            location = make_location(path, line, stmt[3])
+            items.append(MAKE_CARD_RUN(f"{self.prefix}.t{number}", None, location, number, cards))
         if winner is not None:
             self._winner(number, winner, points, stmt)
 

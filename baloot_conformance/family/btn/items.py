@@ -188,6 +188,16 @@ class Play(Event):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CardRun(Event):
+    """The cards of one trick line as ``check``'s fast lane reads them: (seat, card) pairs,
+    without a :class:`Play` item each. Only :meth:`~.reader.Btn2Reader.build` with
+    ``lane=True`` makes it, and only the fast lane replays it; no transcript holds it."""
+
+    trick: int
+    plays: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LayoutPlay(Event):
     """``play W 7H``: a card added to a layout (Domino); ``move`` numbers the layout's moves,
     cards and knocks, from 1."""
@@ -322,6 +332,7 @@ def maker(cls: type[Any]) -> Callable[..., Any]:
 
 MAKE_LOCATION = maker(Location)
 MAKE_PLAY = maker(Play)
+MAKE_CARD_RUN = maker(CardRun)
 MAKE_DEAL = maker(Deal)
 MAKE_CALL = maker(Call)
 MAKE_TRICK = maker(TrickClaim)

@@ -247,46 +247,82 @@ class Btn2Reader:
         return exc
 
     def __iter__(self) -> Iterator[Hand]:
-        try:
-            yield from self._hands()
-        except TranscriptSyntaxError as exc:
-            raise self._with_excerpt(exc) from None
+        for chunk in self.chunks():
+            yield self.build(chunk)
 
-    def _hands(self) -> Iterator[Hand]:
+    def chunks(self) -> Iterator[HandChunk]:
+        """Each hand's statements, unbuilt (:meth:`build` makes the hand): ``check``'s fast
+        lane builds a hand a second time, with its plays as items, when it gives the hand up.
+        A chunk that ends at an error is the last."""
         errors = self._errors
         seen: set[int] = set()
         while self._pending is not None:
-            _, v, number, column, comment = self._pending
+            head = self._pending
+            _, v, number, column, _comment = head
             self._pending = None
+            stmts: list[Stmt] = []
+            error: TranscriptSyntaxError | None = None
             if v[0] in seen:
-                raise errors.at(
+                error = errors.at(
                     f"a second 'hand {v[0]}'",
                     number,
                     column,
                     hint="hand numbers are unique in a file",
                 )
-            if v[0] < 1:
-                raise errors.at("hand numbers start at 1", number, column)
+            elif v[0] < 1:
+                error = errors.at("hand numbers start at 1", number, column)
             seen.add(v[0])
-            builder = HandBuilder(
-                self.table, v[0], Location(self.path, number, column), comment, errors
-            )
             last = number + MAX_HAND_LINES - 1
-            for stmt in self._stmts:
-                if stmt[2] > last:
-                    raise errors.at(
-                        f"hand {v[0]} (from line {number}) runs past {MAX_HAND_LINES:,} lines: "
-                        "the most one part of a file may span",
-                        number + MAX_HAND_LINES,
-                        1,
-                    )
-                if stmt[0] == "hand":
-                    self._pending = stmt
-                    break
-                if stmt[0] in _HEADER_ONLY:
-                    raise layout_error(stmt, errors)
+            try:
+                for stmt in self._stmts if error is None else ():
+                    if stmt[2] > last:
+                        error = errors.at(
+                            f"hand {v[0]} (from line {number}) runs past {MAX_HAND_LINES:,} "
+                            "lines: the most one part of a file may span",
+                            number + MAX_HAND_LINES,
+                            1,
+                        )
+                        break
+                    if stmt[0] == "hand":
+                        self._pending = stmt
+                        break
+                    if stmt[0] in _HEADER_ONLY:
+                        error = layout_error(stmt, errors)
+                        break
+                    stmts.append(stmt)
+            except TranscriptSyntaxError as exc:  # a line no statement reads
+                error = exc
+            yield HandChunk(head, stmts, error)
+            if error is not None:
+                return
+
+    def build(self, chunk: HandChunk, lane: bool = False) -> Hand:
+        """The hand of a chunk (``lane``: each trick line's cards as one
+        :class:`~.items.CardRun`, for ``check``'s fast lane), or the first error in it, the
+        same either way."""
+        _, v, number, column, comment = chunk.head
+        try:
+            builder = HandBuilder(
+                self.table, v[0], Location(self.path, number, column), comment, self._errors, lane
+            )
+            for stmt in chunk.stmts:
                 builder.add(stmt)
-            yield builder.finish()
+            if chunk.error is not None:
+                raise chunk.error
+            return builder.finish()
+        except TranscriptSyntaxError as exc:
+            raise self._with_excerpt(exc) from None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandChunk:
+    """One hand's statements as :meth:`Btn2Reader.chunks` splits them: the ``hand`` line,
+    the statements after it, and the error that ends them (raised by :meth:`Btn2Reader.build`
+    after the statements before it, so that the first error in the file is the one told)."""
+
+    head: Stmt
+    stmts: list[Stmt]
+    error: TranscriptSyntaxError | None
 
 
 def _spellings(code: str) -> list[str]:

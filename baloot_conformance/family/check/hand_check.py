@@ -66,6 +66,11 @@ class _Stop(Exception):
     """The replay of a hand cannot go on (an illegal event that is not penalised)."""
 
 
+class GiveUp(Exception):
+    """The fast lane leaves a hand to the reference path (:mod:`~.fast_lane`): a card of a
+    :class:`~baloot_conformance.family.btn.items.CardRun` that is not the ordinary case."""
+
+
 @dataclass
 class HandReplay(HandClaims):
     """One hand's replay: the hand, the divergences found so far, the trick winners."""
@@ -412,6 +417,20 @@ def _run(replay: HandReplay, items: Sequence[b2.HandItem]) -> None:
             except _Stop:
                 replay.stopped = True
             continue
+        if isinstance(item, b2.CardRun):  # the fast lane's cards of a trick line
+            if deals:
+                if _flush(replay, deals, faceup):
+                    raise GiveUp
+                deals, faceup = [], None
+            if replay.stopped:
+                raise GiveUp
+            replay.last_event = item
+            try:
+                replay.stand_pat(item)  # a seat that draws nothing, as before any card
+            except _Stop:
+                raise GiveUp from None
+            _cards(replay, item)
+            continue
         if isinstance(item, b2.Comment):
             continue
         if isinstance(item, b2.Claim):
@@ -460,6 +479,23 @@ def _run(replay: HandReplay, items: Sequence[b2.HandItem]) -> None:
             replay.settle_penalties()
         except _Stop:
             replay.stopped = True
+
+
+def _cards(replay: HandReplay, run: b2.CardRun) -> None:
+    """The cards of a trick line, pushed as :meth:`HandReplay.play` pushes one; anything but
+    a legal card of the tricks, each but the last leaving the trick open, gives the hand up."""
+    hand, seats, cards = replay.hand, replay.seat_index, replay.card_index
+    last = len(run.plays) - 1
+    for k, (seat, card) in enumerate(run.plays):
+        try:
+            hand.push(play_of(seats[seat], cards[card]))
+        except IllegalAction:
+            raise GiveUp from None
+        if k < last and not hand.trick:  # the trick ended before the line did
+            raise GiveUp
+    replay.events += last + 1
+    if not hand.trick and hand.trick_number >= run.trick:  # the trick is complete
+        replay.winners[run.trick] = hand.leader
 
 
 def _flush(replay: HandReplay, deals: list[b2.Deal], faceup: b2.FaceUp | None) -> bool:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from baloot_conformance.check.verdicts import EngineId, HandVerdict
 from baloot_conformance.errors import BalootError, Location, UnreadableInputError
 from baloot_conformance.family.btn.reader import Btn2Reader
+from baloot_conformance.family.check.fast_lane import lane_hand
 from baloot_conformance.family.check.hand_check import replay_hand
 from baloot_conformance.family.engine.deck import Ring
 from baloot_conformance.family.engine.ledger import Ledger
@@ -58,9 +59,12 @@ def check_btn2(
     ruleset: TrickRuleset | None = None,
     pictures: bool = False,
     trace: Trace | None = None,
+    fast: bool = True,
 ) -> Iterator[HandVerdict]:
     """Replay every hand of a BTN 2 transcript, one verdict per hand (``pictures``: each
-    root divergence carries the table where it happens, a ring of seats).
+    root divergence carries the table where it happens, a ring of seats). ``fast``: a hand
+    goes through the fast lane (:mod:`~.fast_lane`) when it passes there; the verdicts are
+    the same either way (the lane is off with ``pictures`` or ``trace``).
 
     ``ruleset`` overrides the file's ``[Ruleset]`` tag (the table, pack and seats are still
     read from the tag's ruleset when the file has one, else from ``ruleset``). ``trace``
@@ -81,10 +85,15 @@ def check_btn2(
     ring = Ring.of_table(table.seats, rules.table.direction.option)
     engine = _engine(head.tags)
     ledger: Ledger | None = None
-    for hand in reader:
-        verdict, ledger = replay_hand(
-            hand, rules, ring, ledger, path, engine, pictures=pictures, trace=trace
-        )
+    lane = fast and not pictures and trace is None
+    for chunk in reader.chunks():
+        result = lane_hand(reader, chunk, rules, ring, ledger, path, engine) if lane else None
+        if result is None:
+            hand = reader.build(chunk)
+            result = replay_hand(
+                hand, rules, ring, ledger, path, engine, pictures=pictures, trace=trace
+            )
+        verdict, ledger = result
         yield verdict
 
 
