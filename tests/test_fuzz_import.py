@@ -148,8 +148,8 @@ def _mutate(log: Any, path: Path_, operation: str, draw: st.DrawFn) -> str:
         value = draw(_TEXTS)
     elif operation == "number":
         value = draw(_NUMBERS)
-    else:
-        value = draw(_VALUES)
+    else:  # a copy: a later step may mutate it, and the strategy's own [1, 2, 3] must not change
+        value = copy.deepcopy(draw(_VALUES))
     parent[key] = value
     return f"= {value!r:.40}"
 
