@@ -120,3 +120,15 @@ def test_the_default_table_fits_the_ruleset() -> None:
     code, text, _ = run("generate", "--ruleset", "bourre-jorisl", "--hands", "1")
     assert code == 0 and '[Seats "P1 P2 P3 P4 P5"]' in text
     assert re.findall(r"^hand \d+$", text, re.M) == ["hand 1"]
+
+
+@pytest.mark.parametrize(("ruleset", "hands"), [("bourre", 10), ("barbu", 28)])
+def test_without_hands_a_whole_game_or_a_session(ruleset: str, hands: int) -> None:
+    from baloot_conformance.cli import generate_commands
+    from baloot_conformance.family.corpus.generate import SESSION_HANDS, whole_game
+
+    # the help text's number, kept by the command line without importing the family
+    assert generate_commands._FAMILY_HANDS == SESSION_HANDS
+    assert whole_game(load_trick_ruleset(ruleset)) == hands
+    code, text, _ = run("generate", "--ruleset", ruleset, "--seed", "2")
+    assert code == 0 and len(re.findall(r"^hand \d+$", text, re.M)) == hands

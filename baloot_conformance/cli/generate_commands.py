@@ -91,10 +91,11 @@ _TALK_FLAGS = {
 }
 
 
-#: A trick ruleset's session when ``--hands`` and ``--players`` are not given.
-_FAMILY_HANDS, _FAMILY_PLAYERS = 10, 5
-#: The most hands a game played to its target runs (Hearts' ends at 100 well before).
-_GAME_TO_TARGET = 1000
+#: A trick ruleset's table when ``--players`` is not given.
+_FAMILY_PLAYERS = 5
+#: A Bourré session's hands when ``--hands`` is not given (the family's ``SESSION_HANDS``,
+#: which the help text names without importing the family).
+_FAMILY_HANDS = 10
 
 #: Baloot's options that mean nothing under a trick ruleset, with their defaults.
 _BALOOT_ONLY = {
@@ -178,19 +179,9 @@ def _generate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return _EXIT_OK
 
 
-def _whole_game(rules: Any) -> int:
-    """The hands ``generate`` writes by default under a trick ruleset: a whole game where the
-    game has an end (Barbu's 28 hands; Hearts' to 100, at most a long run), else a session of
-    :data:`_FAMILY_HANDS`."""
-    kind = rules.game.kind
-    if kind.option == "schedule" and kind.hands is not None:
-        return int(kind.hands)
-    return _GAME_TO_TARGET if kind.option == "target" else _FAMILY_HANDS
-
-
 def _generate_family(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """``generate`` under a trick ruleset: BTN 2 sessions (the family, imported only here)."""
-    from baloot_conformance.family.corpus.generate import generate_games
+    from baloot_conformance.family.corpus.generate import generate_games, whole_game
     from baloot_conformance.family.rules.loading import load_trick_ruleset
 
     rules = load_trick_ruleset(args.ruleset)
@@ -215,7 +206,7 @@ def _generate_family(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             file=err,
         )
         return _EXIT_USAGE
-    hands = args.hands if args.hands is not None else _whole_game(rules)
+    hands = args.hands if args.hands is not None else whole_game(rules)
     chunks = generate_games(rules, players, hands, args.seed, args.games, legal=args.legal)
     if args.output:
         with replaced(args.output) as stream:

@@ -319,6 +319,23 @@ def closing_items(hand: TrickHand, prefix: str) -> list[b2.HandItem]:
     return claims
 
 
+#: The hands of a session under a ruleset whose game has no end of its own (Bourré's).
+SESSION_HANDS = 10
+#: The most hands a game played to its target runs (Hearts' ends at 100 well before).
+GAME_TO_TARGET = 1000
+
+
+def whole_game(rules: TrickRuleset) -> int:
+    """The hands ``generate`` writes by default: a whole game where the game has an end
+    (``game.kind``: Barbu's schedule of 28 hands; Hearts' target of 100, at most
+    :data:`GAME_TO_TARGET`, the game stopping at its end), else a session of
+    :data:`SESSION_HANDS`."""
+    kind = rules.game.kind
+    if kind.option == "schedule" and kind.hands is not None:
+        return int(kind.hands)
+    return GAME_TO_TARGET if kind.option == "target" else SESSION_HANDS
+
+
 def game_seed(seed: int, game: int) -> int:
     """The playout seed of session ``game`` (0-based) of a file generated with ``seed``: the
     first session plays ``seed`` itself, so that one session is reproduced by its seed."""
