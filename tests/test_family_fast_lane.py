@@ -16,6 +16,7 @@ import random
 from pathlib import Path
 
 import pytest
+from lane_counter import Taken
 
 from baloot_conformance.check.verdicts import HandVerdict
 from baloot_conformance.cli import main
@@ -25,7 +26,6 @@ from baloot_conformance.corpus.family_fixtures import (
     trick_rulesets,
 )
 from baloot_conformance.errors import TranscriptSyntaxError
-from baloot_conformance.family.check import fast_lane
 from baloot_conformance.family.check import run as family_run
 from baloot_conformance.family.check.run import check_btn2
 from baloot_conformance.family.corpus.generate import generate_games
@@ -47,28 +47,10 @@ def outcome(
     return verdicts, None
 
 
-class Taken:
-    """Counts the hands the lane judged itself (the others went to the reference path)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.taken = self.left = 0
-        lane = fast_lane.lane_hand
-
-        def counting(*args: object) -> object:
-            judged = lane(*args)  # type: ignore[arg-type]
-            if judged is None:
-                self.left += 1
-            else:
-                self.taken += 1
-            return judged
-
-        monkeypatch.setattr(family_run, "lane_hand", counting)
-
-
 def test_every_fixture_gets_the_same_verdicts_under_each_reading(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    taken = Taken(monkeypatch)
+    taken = Taken(monkeypatch, family_run, "lane_hand")
     compared = 0
     for fixture in load_family_corpus():
         for ruleset_id in readings(fixture):
@@ -98,7 +80,7 @@ def test_generated_games_pass_in_the_lane_with_the_same_verdicts(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     text = _games(name, 7)
-    taken = Taken(monkeypatch)
+    taken = Taken(monkeypatch, family_run, "lane_hand")
     fast = outcome(text, True)
     assert fast == outcome(text, False)
     verdicts, error = fast
@@ -134,7 +116,7 @@ def _damage(text: str, rng: random.Random) -> str:
 def test_damaged_games_get_the_same_verdicts(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     rng = random.Random(name)
     games = [_games(name, seed, short=True) for seed in (1, 2)]
-    taken = Taken(monkeypatch)
+    taken = Taken(monkeypatch, family_run, "lane_hand")
     failed = 0
     for _ in range(40):
         text = _damage(rng.choice(games), rng)

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lane_counter import Taken
 
 from baloot_conformance import btn
 from baloot_conformance.check import fast_lane
@@ -49,26 +50,8 @@ def outcome(
     return verdicts, None
 
 
-class Taken:
-    """Counts the hands the lane judged itself (the others went to the reference path)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.taken = self.left = 0
-        judge = fast_lane._judge
-
-        def counting(*args: object) -> object:
-            judged = judge(*args)  # type: ignore[arg-type]
-            if judged is None:
-                self.left += 1
-            else:
-                self.taken += 1
-            return judged
-
-        monkeypatch.setattr(fast_lane, "_judge", counting)
-
-
 def test_the_corpus_gets_the_same_verdicts(monkeypatch: pytest.MonkeyPatch) -> None:
-    taken = Taken(monkeypatch)
+    taken = Taken(monkeypatch, fast_lane, "_judge")
     for fixture in CORPUS:
         ruleset = fixture.tag or fixture.ruleset_id
         fast = outcome(fixture.text, True, ruleset)
@@ -82,7 +65,7 @@ def test_generated_games_get_the_same_verdicts(
     ruleset: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     text = "".join(generate_games(ruleset_named(ruleset), seed=5, games=12))
-    taken = Taken(monkeypatch)
+    taken = Taken(monkeypatch, fast_lane, "_judge")
     fast = outcome(text, True, ruleset)
     assert fast == outcome(text, False, ruleset)
     assert fast[1] is None and all(v.status == "pass" for v in fast[0])
