@@ -233,3 +233,17 @@ def test_a_contract_chosen_twice_in_a_block_is_caught() -> None:
     )
     [(status, position, rule)] = verdicts(text)
     assert (status, position, rule) == ("fail", "h1.bid1", "phases.choose")
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "bid"), [("barbu@1", "bid N nothing"), ("hearts@1", "bid N play 2")]
+)
+def test_a_bid_out_of_place_is_the_pipelines_not_bourres(ruleset: str, bid: str) -> None:
+    # Before the deal (or in a game without bids), a 'bid' line is out of order: the hand
+    # says what it waits for, and never judges the words as a Bourré declaration.
+    text = f'%btn 2\n[Ruleset "{ruleset}"]\n\nhand 1\nstart hand 1\ndealer N\n{bid}\n'
+    (verdict,) = check_btn2(text, "t.btn")
+    (root,) = [d for d in verdict.divergences if d.root]
+    assert (root.position, root.rule_id) == ("h1.bid1", "phases.pipeline")
+    assert root.message == f"the deal is next, not N's bid '{bid.split(' ', 2)[2]}'"
+    assert "Bourré" not in root.message

@@ -524,14 +524,20 @@ def _event(replay: HandReplay, item: b2.Event, reshuffled: bool) -> bool:
             replay.push(item, Ante(replay.seat(name), pending.pop(name)))
         return reshuffled
     if isinstance(item, b2.Call):
-        if replay.hand.phase == "choose":
+        phases = replay.rules.phases
+        if "draw" in phases.pipeline.kinds and phases.pass_cards is None:
+            replay.push(item, _declaration(replay, item))  # Bourré's 'play N' or 'pass'
+        elif replay.hand.phase == "choose":  # a declarer's contract (Barbu)
             action = choice(replay.rules, replay.seat(item.seat), item)
             if isinstance(action, str):
                 replay.diverge(item, "phases.choose", "illegal_event", action)
                 raise _Stop
             replay.push(item, action)
-        else:
-            replay.push(item, _declaration(replay, item))
+        else:  # a bid where the ruleset has none, or not yet
+            words = " ".join((item.word, *item.args))
+            message = f"{replay.hand.expected()}, not {item.seat}'s bid '{words}'"
+            replay.diverge(item, "phases.pipeline", "illegal_event", message)
+            raise _Stop
         return reshuffled
     if isinstance(item, b2.Wager):
         replay.push(item, wager(replay.ring, item))
