@@ -671,3 +671,12 @@ def test_the_documentation_shows_the_grammar_and_every_statement() -> None:
         assert f"`{word} " in text or f"`{word}`" in text, word
     for word in CLAIM_WORDS:
         assert f"`= {word} " in text, word
+
+
+def test_the_ruleset_reference_is_read_from_the_header_without_loading_it() -> None:
+    from baloot_conformance.family.btn.reader import ruleset_reference
+
+    head = '%btn 2\n[Event "x"]\n[Ruleset "nosuch@3"] # a comment\n\nhand 1\n'
+    assert ruleset_reference(head, "t.btn") == "nosuch@3"  # not shipped: not loaded either
+    assert ruleset_reference("%btn 2\n\nhand 1\n", "t.btn") is None  # no tag
+    assert ruleset_reference("%btn 1\n", "t.btn") is None  # not BTN 2

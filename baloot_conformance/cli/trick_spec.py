@@ -9,13 +9,13 @@ so that both families' diffs read alike in every format.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any, TextIO
 
 from baloot_conformance.compare.diff import Difference as BalootDifference
 from baloot_conformance.compare.witness import Witness as BalootWitness
 from baloot_conformance.errors import UnreadableInputError
+from baloot_conformance.family.btn.reader import ruleset_reference
 from baloot_conformance.family.compare.diff import Difference, diff_trick_rulesets
 from baloot_conformance.family.compare.inference import TrickInference, infer_trick
 from baloot_conformance.family.compare.witness import Witness, find_witness
@@ -129,20 +129,18 @@ def infer(
     return result.ranking[0].failed == 0
 
 
-_RULESET_TAG = re.compile(r'^\[Ruleset[ \t]+"([a-z0-9_-]+)', re.MULTILINE)
-
-
 def _family_of(transcripts: list[tuple[str, str]]) -> list[str]:
     """The default candidates of ``infer``: the shipped trick rulesets of the games the files
     name in their ``[Ruleset]`` tags (a game's common rules and its profiles), or every
     shipped one when a file names none the kit ships."""
     shipped = list(shipped_trick_rulesets())
     games: set[str] = set()
-    for _, text in transcripts:
-        found = _RULESET_TAG.search(text)
-        if found is None or found.group(1) not in shipped:
+    for path, text in transcripts:
+        reference = ruleset_reference(text, path)
+        name = None if reference is None else reference.split("@")[0]
+        if name is None or name not in shipped:
             return shipped
-        games.add(load_trick_ruleset(found.group(1)).lineage[-1])
+        games.add(load_trick_ruleset(name).lineage[-1])
     return [n for n in shipped if load_trick_ruleset(n).lineage[-1] in games]
 
 

@@ -344,6 +344,27 @@ def _word_at(text: str, word: str, start: int) -> int:
     return found
 
 
+class _Named(Exception):
+    """The reference a ``[Ruleset]`` tag holds, carried out of the reader's header."""
+
+
+def ruleset_reference(text: str | bytes, path: str) -> str | None:
+    """The value of a BTN 2 file's ``[Ruleset "..."]`` tag (``bourre@1``) as this reader's own
+    header reads it, without loading the ruleset; ``None`` when the head of the file is not
+    valid BTN 2 or names none."""
+
+    def named(reference: str, where: Location) -> TrickRuleset:
+        raise _Named(reference)
+
+    try:
+        Btn2Reader(text, path, named)
+    except _Named as found:
+        return str(found.args[0])
+    except TranscriptSyntaxError:
+        return None
+    raise AssertionError("a BTN 2 header without a [Ruleset] tag is an error")  # pragma: no cover
+
+
 def read_btn2(text: str | bytes, path: str, ruleset_for: RulesetFor) -> Transcript:
     """A whole BTN 2 transcript held in memory, checked against its ruleset's table."""
     reader = Btn2Reader(text, path, ruleset_for)
