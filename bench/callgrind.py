@@ -1,8 +1,9 @@
 """Instructions per hand of ``check --jobs 1``, counted by callgrind: a figure that does not
 move with the machine's load, for comparing two versions of the code.
 
-``python bench/callgrind.py [--small N] [--large M] [-- extra check flags]`` writes two files of
-generated saudi games (N and M hands, 100 and 600 by default), runs ``check --jobs 1
+``python bench/callgrind.py [--small N] [--large M] [--game G] [-- extra check flags]`` writes
+two files of generated games (N and M hands, 100 and 600 by default; saudi Baloot, or ``--game
+barbu``, ``hearts`` or ``bourre`` for the trick family), runs ``check --jobs 1
 --format json`` on each under ``valgrind --tool=callgrind`` (both at once), and prints the
 instructions of each run and their difference per hand: start-up cancels out. The runs are
 about 60 times slower than native (some 30 s). Needs valgrind; not a test.
@@ -36,21 +37,42 @@ def collected(child: subprocess.Popen[str]) -> int:
     return int(found.group(1))
 
 
-def per_hand(small: int, large: int, extra: list[str]) -> tuple[float, float]:
+def write_family(path: Path, hands: int, game: str) -> int:
+    """A file of about ``hands`` hands of a trick-family ``game`` (whole games, or a Bourré
+    session at five players); returns the real count."""
+    from baloot_conformance.family.corpus.generate import generate_games, generate_session
+    from baloot_conformance.family.rules.loading import load_trick_ruleset
+
+    rules = load_trick_ruleset(game)
+    if game == "bourre":
+        chunks = generate_session(rules, 5, hands, 7)
+    else:
+        per_game = rules.game.kind.hands or 12  # a game of Hearts runs about a dozen hands
+        chunks = generate_games(rules, 4, 60, 7, max(1, hands // per_game))
+    text = "".join(chunks)
+    path.write_text(text, encoding="utf-8")
+    return text.count("\nhand ")
+
+
+def per_hand(small: int, large: int, extra: list[str], game: str = "saudi") -> tuple[float, float]:
     """Instructions per hand, and of start-up (what the small run spends on no hand)."""
-    n1, i1, n2, i2 = measure(small, large, extra)
+    n1, i1, n2, i2 = measure(small, large, extra, game)
     each = (i2 - i1) / (n2 - n1)
     return each, i1 - each * n1
 
 
-def measure(small: int, large: int, extra: list[str]) -> tuple[int, int, int, int]:
+def measure(
+    small: int, large: int, extra: list[str], game: str = "saudi"
+) -> tuple[int, int, int, int]:
     """Hands and instructions of the small and the large run."""
     with tempfile.TemporaryDirectory() as temp:
         folder = Path(temp)
         runs = []
         for size in (small, large):
             path = folder / f"games-{size}.btn"
-            count = write_games(path, size, 7)
+            count = (
+                write_games(path, size, 7) if game == "saudi" else write_family(path, size, game)
+            )
             argv = [sys.executable, "-m", "baloot_conformance", "check", str(path)]
             argv += ["--jobs", "1", "--format", "json", "--output", os.devnull, *extra]
             runs.append((count, instructions(argv, folder / f"cg-{size}.out")))
@@ -63,9 +85,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", type=int, default=100, help="hands in the small file (100)")
     parser.add_argument("--large", type=int, default=600, help="hands in the large file (600)")
+    parser.add_argument(
+        "--game",
+        default="saudi",
+        choices=("saudi", "bourre", "barbu", "hearts"),
+        help="what the files hold: saudi Baloot games (the default) or a trick-family game",
+    )
     parser.add_argument("extra", nargs="*", help="more flags for check (after --)")
     args = parser.parse_args()
-    each, startup = per_hand(args.small, args.large, args.extra)
+    each, startup = per_hand(args.small, args.large, args.extra, args.game)
     print(f"per hand: {each:,.0f} instructions (start-up: about {startup:,.0f})")
 
 
