@@ -210,7 +210,12 @@ ERRORS = [
     (
         _DEALS + "trick 2: P1 AH\n",
         "t.btn:9:1",
-        "hand 1: trick 2 out of order: expected the next trick is 1",
+        "hand 1: trick 2 out of order: the next trick is 1",
+    ),
+    (
+        _DEALS + "trick 1: P1 AH, P2 2H\ntrick 3: P3 5S\n",
+        "t.btn:10:1",
+        "hand 1: trick 3 out of order: trick 1 goes on, or trick 2 begins",
     ),
     (
         _DEALS + "trick 1: P1 AH = P1\ntrick 1: P2 2H\n",

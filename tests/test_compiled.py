@@ -12,6 +12,8 @@ through two child processes over that one copy: the compiled build, and the same
 - ``check`` on generated games under five rulesets, and on damaged games in every report
   format, on one job and on two (verdicts of compiled classes then travel between
   processes), and with ``--reference-replay``;
+- the trick family's BTN 2 files: its fixtures, generated Bourré, Barbu and Hearts games
+  (one job, two, the reference path), a transcript that stops;
 - the errors a user can cause: a transcript that stops, a ruleset that is not valid.
 
 Run as a script (``python tests/test_compiled.py corpus FIXTURES``), this file is the child
@@ -57,6 +59,7 @@ def test_the_compiled_build_gives_the_reports_of_the_pure_build(tmp_path: Path) 
     for ruleset in RULESETS:
         generated_games_get_the_same_report(build, work, ruleset)
     damaged_games_get_the_same_report(build, work)
+    family_files_get_the_same_report(build, work)
     errors_are_the_same(build, work)
 
 
@@ -149,6 +152,37 @@ def damaged_games_get_the_same_report(build: Path, cwd: Path) -> None:
     code, report, _ = check(build, cwd, *map(str, files), "--format", "json", "--jobs", "2")
     assert code == 2  # some damage stops a file: an error, every other file still reported
     assert '"status":"fail"' in report and '"status":"pass"' in report
+
+
+def family_files_get_the_same_report(build: Path, cwd: Path) -> None:
+    """BTN 2 goes through the Baloot reader first (its version line turns the file over to
+    the family), then the family's compiled reader and obligations and its interpreted
+    hands: every one of those crossings, in both builds."""
+    from baloot_conformance.family.corpus.generate import generate_games, generate_session
+    from baloot_conformance.family.rules.loading import load_trick_ruleset
+
+    folders = [str(ROOT / "fixtures" / game) for game in ("bourre", "barbu", "hearts")]
+    code, out, err = check(build, cwd, *folders, "--format", "json")
+    # fixtures that pass, that fail, and that stop at a syntax error (so an error, exit 2)
+    assert code == 2 and '"status":"fail"' in out and '"status":"pass"' in out, err
+    games = {
+        "bourre": generate_session(load_trick_ruleset("bourre"), 5, 40, 3),
+        "barbu": generate_games(load_trick_ruleset("barbu"), 4, 28, 3, 2),
+        "hearts": generate_games(load_trick_ruleset("hearts"), 4, 60, 3, 3),
+    }
+    for game, text in games.items():
+        path = cwd / f"{game}-games.btn"
+        path.write_text("".join(text))
+        reports = []
+        for extra in (["--jobs", "1"], ["--jobs", "2"], ["--jobs", "1", "--reference-replay"]):
+            code, out, err = check(build, cwd, str(path), *extra)
+            assert code == 0, err
+            reports.append(out)
+        assert reports[0] == reports[1] == reports[2] and "hands: 0 passed" not in reports[0]
+    stops = cwd / "stops-2.btn"
+    stops.write_text((cwd / "hearts-games.btn").read_text().replace("\ntrick 3:", "\ntrick 9:", 1))
+    code, out, err = check(build, cwd, str(stops))
+    assert code == 2 and "stops-2.btn:" in out, out + err
 
 
 def errors_are_the_same(build: Path, cwd: Path) -> None:

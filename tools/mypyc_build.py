@@ -25,11 +25,18 @@ import tempfile
 from pathlib import Path
 
 #: The modules compiled, relative to the folder that holds the package: where a passing hand
-#: spends its time (statements, hand building, the interpreter, the checker, the fast lane).
-#: ``btn/items.py`` is left out on purpose: items are built with ``object.__new__``, which needs
-#: ordinary classes, and every module must see the same item classes.
+#: spends its time (statements, hand building, the interpreter, the checker, the fast lane;
+#: the trick family's reading and obligations). Left out on purpose:
+#:
+#: - ``btn/items.py`` and ``family/btn/items.py``: items are built with ``object.__new__``,
+#:   which needs ordinary classes, and every module must see the same item classes;
+#: - ``errors.py``: classes outside the build derive from its errors (``UnknownVersion``,
+#:   which turns a BTN 2 file over to the family, ``OutputError``, ...), and a compiled
+#:   ``__init__`` refuses an instance of an interpreted subclass that calls it through
+#:   ``super()``, so every BTN 2 file stopped with a ``TypeError``;
+#: - the family's hands (``family/engine/hand.py`` and its phases) and its checker: a hand is
+#:   one class of six phase bases, and mypyc compiles multiple inheritance only of traits.
 COMPILED = (
-    "baloot_conformance/errors.py",
     "baloot_conformance/btn/lines.py",
     "baloot_conformance/btn/grammar.py",
     "baloot_conformance/btn/statements.py",
@@ -56,6 +63,15 @@ COMPILED = (
     "baloot_conformance/check/hand_check.py",
     "baloot_conformance/check/fast_lane.py",
     "baloot_conformance/check/run.py",
+    "baloot_conformance/family/btn/lines.py",
+    "baloot_conformance/family/btn/statements.py",
+    "baloot_conformance/family/btn/builder.py",
+    "baloot_conformance/family/btn/reader.py",
+    "baloot_conformance/family/engine/deck.py",
+    "baloot_conformance/family/engine/pack.py",
+    "baloot_conformance/family/engine/tricks.py",
+    "baloot_conformance/family/engine/stages.py",
+    "baloot_conformance/family/engine/obligations.py",
 )
 #: The name of the shared library mypyc writes beside the package (its runtime and code).
 GROUP = "baloot_conformance"

@@ -539,8 +539,8 @@ class HandBuilder:
         if number != self.trick and number != self.trick + 1:
             expected = f"the next trick is {self.trick + 1}"
             if self.trick and not self.trick_closed:
-                expected = f"trick {self.trick} or {self.trick + 1}"
-            raise self.fail(f"trick {number} out of order: expected {expected}", stmt)
+                expected = f"trick {self.trick} goes on, or trick {self.trick + 1} begins"
+            raise self.fail(f"trick {number} out of order: {expected}", stmt)
         if number > self.table.tricks:
             raise self.fail(
                 f"trick {number}: a hand has {self.table.tricks} tricks under {self.table.ruleset}",
