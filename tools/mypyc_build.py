@@ -34,8 +34,10 @@ from pathlib import Path
 #:   which turns a BTN 2 file over to the family, ``OutputError``, ...), and a compiled
 #:   ``__init__`` refuses an instance of an interpreted subclass that calls it through
 #:   ``super()``, so every BTN 2 file stopped with a ``TypeError``;
-#: - the family's hands (``family/engine/hand.py`` and its phases) and its checker: a hand is
-#:   one class of six phase bases, and mypyc compiles multiple inheritance only of traits.
+#: - the family's hands (``family/engine/hand.py`` and its phases): a hand is one class of six
+#:   phase bases, and mypyc compiles multiple inheritance only of traits;
+#: - the family's checker (``family/check/``): its ``HandReplay``, a dataclass over the claims'
+#:   base class, does not build under mypyc (the order of its fields' defaults).
 COMPILED = (
     "baloot_conformance/btn/lines.py",
     "baloot_conformance/btn/grammar.py",
