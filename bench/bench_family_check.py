@@ -33,7 +33,11 @@ from pathlib import Path
 from baloot_conformance.cli import main as cli_main
 from baloot_conformance.family.btn.reader import read_btn2
 from baloot_conformance.family.check.run import check_btn2
-from baloot_conformance.family.corpus.generate import generate_games, generate_session
+from baloot_conformance.family.corpus.generate import (
+    generate_games,
+    generate_session,
+    whole_game,
+)
 from baloot_conformance.family.rules.loading import load_trick_ruleset
 from baloot_conformance.family.rules.model import TrickRuleset
 
@@ -71,17 +75,21 @@ def _process(path: Path) -> None:
     )
 
 
-def _texts(game: str, hands: int, legal: bool) -> list[tuple[str, str]]:
-    """(label, text) of about ``hands`` generated hands of ``game``."""
+def game_text(game: str, hands: int, players: int = 4, seed: int = 1, legal: bool = False) -> str:
+    """About ``hands`` generated hands of ``game``: a Bourré session at ``players``, else
+    whole games at four (Barbu's 28 hands, Hearts' games to 100 of about a dozen hands)."""
     rules = load_trick_ruleset(game)
     if game == "bourre":
-        return [
-            (f"{players} players", "".join(generate_session(rules, players, hands, 1, legal=legal)))
-            for players in (5, 8)
-        ]
+        return "".join(generate_session(rules, players, hands, seed, legal=legal))
     per_game = rules.game.kind.hands or 12  # a game of Hearts runs about a dozen hands
-    text = "".join(generate_games(rules, 4, 60, 1, max(1, hands // per_game), legal=legal))
-    return [("4 players", text)]
+    games = max(1, hands // per_game)
+    return "".join(generate_games(rules, 4, whole_game(rules), seed, games, legal=legal))
+
+
+def _texts(game: str, hands: int, legal: bool) -> list[tuple[str, str]]:
+    """(label, text) of about ``hands`` generated hands of ``game``."""
+    tables = (5, 8) if game == "bourre" else (4,)
+    return [(f"{n} players", game_text(game, hands, n, legal=legal)) for n in tables]
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_check import compile_package, write_games
+from bench_family_check import game_text
 
 
 def instructions(argv: list[str], out: Path) -> subprocess.Popen[str]:
@@ -40,16 +41,7 @@ def collected(child: subprocess.Popen[str]) -> int:
 def write_family(path: Path, hands: int, game: str) -> int:
     """A file of about ``hands`` hands of a trick-family ``game`` (whole games, or a Bourré
     session at five players); returns the real count."""
-    from baloot_conformance.family.corpus.generate import generate_games, generate_session
-    from baloot_conformance.family.rules.loading import load_trick_ruleset
-
-    rules = load_trick_ruleset(game)
-    if game == "bourre":
-        chunks = generate_session(rules, 5, hands, 7)
-    else:
-        per_game = rules.game.kind.hands or 12  # a game of Hearts runs about a dozen hands
-        chunks = generate_games(rules, 4, 60, 7, max(1, hands // per_game))
-    text = "".join(chunks)
+    text = game_text(game, hands, players=5, seed=7)
     path.write_text(text, encoding="utf-8")
     return text.count("\nhand ")
 
